@@ -1,0 +1,130 @@
+import type { BuiltDocument } from '../ingest/parsed.js';
+import type {
+  BatchRecord,
+  ChunkHit,
+  ChunkRecord,
+  DocKind,
+  DocumentRecord,
+  QueryMode,
+  SearchFilter,
+  SectionRecord,
+} from '../types.js';
+
+/** Field weights for the lexical leg's BM25 (chunk text, document title, section breadcrumb). */
+export interface FieldWeights {
+  body: number;
+  title: number;
+  heading: number;
+}
+
+/** The lexical leg's query: already tokenised terms (user text never reaches the engine raw). */
+export interface LexicalQuery {
+  terms: string[];
+  mode: QueryMode;
+  limit: number;
+  weights: FieldWeights;
+  filter?: SearchFilter;
+}
+
+export interface VectorQuery {
+  vector: Float32Array;
+  fingerprint: string;
+  limit: number;
+  filter?: SearchFilter;
+}
+
+/** What `writeDocument` did. */
+export type WriteStatus = 'added' | 'updated' | 'unchanged';
+
+export interface WriteDocumentInput {
+  batchId: string;
+  document: BuiltDocument;
+  /** One vector per chunk in `document.chunks` order, under `fingerprint`. */
+  vectors: Float32Array[];
+  fingerprint: string;
+}
+
+export interface RollbackResult {
+  batchId: string;
+  removed: number;
+  restored: number;
+}
+
+export interface StoreStats {
+  documents: number;
+  sections: number;
+  chunks: number;
+  vectors: Record<string, number>;
+  batches: number;
+  schemaVersion: number;
+}
+
+export interface ListDocumentsOptions {
+  filter?: SearchFilter;
+  limit?: number;
+  offset?: number;
+}
+
+/** A person's judgement of a document as noise (true) or a confirmed keeper (false). */
+export interface NoiseMark {
+  docId: string;
+  noisy: boolean;
+  reason: string | null;
+  at: string;
+}
+
+/**
+ * The storage seam. SQLite (`src/store/sqlite/`) is the default; PostgreSQL will implement the same
+ * interface and run the same contract suite (`src/store/store.contract.ts`).
+ *
+ * Writes are transactional per document: a crash never leaves a half-written document.
+ */
+export interface Store {
+  readonly kind: string;
+  /** Where the data lives, for humans (a file path or a redacted URL). */
+  readonly location: string;
+
+  close(): Promise<void>;
+
+  getMeta(key: string): Promise<string | null>;
+  setMeta(key: string, value: string): Promise<void>;
+  /** Larger binary state (fitted embedders, models). */
+  getBlob(name: string): Promise<Uint8Array | null>;
+  putBlob(name: string, data: Uint8Array): Promise<void>;
+
+  beginBatch(label: string): Promise<BatchRecord>;
+  finishBatch(batch: BatchRecord): Promise<void>;
+  listBatches(limit?: number): Promise<BatchRecord[]>;
+  getBatch(id: string): Promise<BatchRecord | null>;
+  /** Remove what the batch wrote and restore what it replaced. Only the newest live batch may be rolled back. */
+  rollbackBatch(id: string): Promise<RollbackResult>;
+
+  /** The current content hash of a document id, or null when absent. */
+  contentHash(docId: string): Promise<string | null>;
+  /** Write (add or replace) one document with its sections, chunks and vectors in one transaction. */
+  writeDocument(input: WriteDocumentInput): Promise<WriteStatus>;
+
+  getDocument(id: string): Promise<DocumentRecord | null>;
+  findDocuments(ref: string): Promise<DocumentRecord[]>;
+  listDocuments(options?: ListDocumentsOptions): Promise<DocumentRecord[]>;
+  getSections(ids: readonly string[]): Promise<SectionRecord[]>;
+  listSections(docId: string): Promise<SectionRecord[]>;
+  getChunks(ids: readonly number[]): Promise<ChunkRecord[]>;
+  chunksOfSections(sectionIds: readonly string[]): Promise<ChunkRecord[]>;
+
+  lexicalSearch(query: LexicalQuery): Promise<ChunkHit[]>;
+  vectorSearch(query: VectorQuery): Promise<ChunkHit[]>;
+  /** Stored vectors of the given chunks under one fingerprint. */
+  chunkVectors(chunkIds: readonly number[], fingerprint: string): Promise<Map<number, Float32Array>>;
+  /** Every live chunk (id, doc, section, text) in id order, in pages; for reindexing and corpus statistics. */
+  scanChunks(afterId: number, limit: number): Promise<ChunkRecord[]>;
+  /** Replace vectors of chunks under a fingerprint (reindex). */
+  putVectors(fingerprint: string, rows: { chunkId: number; vector: Float32Array }[]): Promise<void>;
+  /** Fingerprints present and their vector counts. */
+  stats(): Promise<StoreStats>;
+
+  setMark(docId: string, noisy: boolean | null, reason: string | null): Promise<void>;
+  listMarks(): Promise<NoiseMark[]>;
+}
+
+export type { DocKind };
