@@ -1,0 +1,118 @@
+import type Database from 'better-sqlite3';
+import { QuiverError } from '../../errors.js';
+
+/**
+ * The vault file's schema, as an ordered list of migrations. `user_version` records how many have
+ * run. A file with a newer version than this code knows is refused (never silently downgraded).
+ *
+ * Versioned rows: a document update or a rollback never rewrites history in place. Each document
+ * version is a row (`rid`); the live version has `superseded_by IS NULL`; sections and chunks carry
+ * a `live` flag kept in step, and only live chunks are in the FTS index and the vector cache. Undo of
+ * batch B deletes the rows B wrote and revives the rows B superseded.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: the core vault.
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE blobs (name TEXT PRIMARY KEY, data BLOB NOT NULL, updated_at TEXT NOT NULL);
+  CREATE TABLE batches (
+    id TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL UNIQUE,
+    label TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    finished_at TEXT,
+    status TEXT NOT NULL,
+    added INTEGER NOT NULL DEFAULT 0,
+    updated INTEGER NOT NULL DEFAULT 0,
+    unchanged INTEGER NOT NULL DEFAULT 0,
+    failed INTEGER NOT NULL DEFAULT 0,
+    errors TEXT NOT NULL DEFAULT '[]'
+  );
+  CREATE TABLE documents (
+    rid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL,
+    source TEXT NOT NULL,
+    title TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    meta TEXT NOT NULL DEFAULT '{}',
+    content_hash TEXT NOT NULL,
+    pages INTEGER,
+    added_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    batch_id TEXT NOT NULL,
+    superseded_by TEXT
+  );
+  CREATE UNIQUE INDEX documents_live ON documents(id) WHERE superseded_by IS NULL;
+  CREATE INDEX documents_batch ON documents(batch_id);
+  CREATE INDEX documents_superseded ON documents(superseded_by);
+  CREATE INDEX documents_source ON documents(source) WHERE superseded_by IS NULL;
+  CREATE TABLE sections (
+    rid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL,
+    doc_rid INTEGER NOT NULL REFERENCES documents(rid) ON DELETE CASCADE,
+    doc_id TEXT NOT NULL,
+    parent_id TEXT,
+    seq INTEGER NOT NULL,
+    level INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    breadcrumb TEXT NOT NULL,
+    page_start INTEGER,
+    page_end INTEGER,
+    text TEXT NOT NULL,
+    live INTEGER NOT NULL DEFAULT 1
+  );
+  CREATE INDEX sections_doc ON sections(doc_rid);
+  CREATE INDEX sections_live_id ON sections(id) WHERE live = 1;
+  CREATE TABLE chunks (
+    id INTEGER PRIMARY KEY,
+    doc_rid INTEGER NOT NULL REFERENCES documents(rid) ON DELETE CASCADE,
+    doc_id TEXT NOT NULL,
+    section_id TEXT NOT NULL,
+    ord INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    page INTEGER,
+    live INTEGER NOT NULL DEFAULT 1
+  );
+  CREATE INDEX chunks_doc ON chunks(doc_rid);
+  CREATE INDEX chunks_live_section ON chunks(section_id) WHERE live = 1;
+  CREATE TABLE vectors (
+    fingerprint TEXT NOT NULL,
+    chunk_id INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (fingerprint, chunk_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX vectors_chunk ON vectors(chunk_id);
+  CREATE VIRTUAL TABLE chunks_fts USING fts5(
+    body, title, heading,
+    content = '', contentless_delete = 1,
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+  CREATE TABLE marks (
+    doc_id TEXT PRIMARY KEY,
+    noisy INTEGER,
+    reason TEXT,
+    at TEXT NOT NULL
+  );
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Run every migration the file has not seen, each in its own transaction. */
+export function migrate(db: Database.Database): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new QuiverError(
+      'SCHEMA',
+      `quiver: the vault file has schema version ${current}, newer than this quiver knows (${SCHEMA_VERSION}); upgrade quiver`,
+    );
+  }
+  for (let v = current; v < SCHEMA_VERSION; v++) {
+    const sql = MIGRATIONS[v]!;
+    db.transaction(() => {
+      db.exec(sql);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+  return SCHEMA_VERSION;
+}

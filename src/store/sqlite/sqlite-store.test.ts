@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isQuiverError } from '../../errors.js';
+import { runStoreContract } from '../store.contract.js';
+import { SCHEMA_VERSION } from './schema.js';
+import { SqliteStore } from './sqlite-store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'quiver-sqlite-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+
+runStoreContract('sqlite (real file)', {
+  make: async () => SqliteStore.open(join(dir, `v${n++}.db`)),
+  reopen: async (s) => {
+    await s.close();
+    return SqliteStore.open(s.location);
+  },
+});
+
+describe('SqliteStore specifics', () => {
+  it('uses WAL and records the schema version', async () => {
+    const path = join(dir, 'wal.db');
+    const s = SqliteStore.open(path);
+    expect((await s.stats()).schemaVersion).toBe(SCHEMA_VERSION);
+    await s.close();
+    const db = new Database(path);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+  });
+
+  it('refuses a vault from a newer quiver with a SCHEMA error', async () => {
+    const path = join(dir, 'future.db');
+    const db = new Database(path);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    expect(() => SqliteStore.open(path)).toThrow(expect.objectContaining({ code: 'SCHEMA' }));
+  });
+
+  it('refuses a file that is not a vault with a STORE error', () => {
+    const path = join(dir, 'junk.db');
+    writeFileSync(path, 'this is not sqlite at all, just text '.repeat(100));
+    try {
+      SqliteStore.open(path);
+      expect.unreachable();
+    } catch (e) {
+      expect(isQuiverError(e, 'STORE')).toBe(true);
+    }
+  });
+});

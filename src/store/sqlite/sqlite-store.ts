@@ -1,0 +1,509 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { QuiverError } from '../../errors.js';
+import type {
+  BatchRecord,
+  ChunkHit,
+  ChunkRecord,
+  DocKind,
+  DocumentRecord,
+  SearchFilter,
+  SectionRecord,
+} from '../../types.js';
+import type {
+  LexicalQuery,
+  ListDocumentsOptions,
+  NoiseMark,
+  RollbackResult,
+  Store,
+  StoreStats,
+  VectorQuery,
+  WriteDocumentInput,
+  WriteStatus,
+} from '../store.js';
+import { compileFtsQuery } from './fts-query.js';
+import { migrate, SCHEMA_VERSION } from './schema.js';
+import { blobToVector, VectorMatrix, vectorToBlob } from './vector-cache.js';
+
+export interface SqliteStoreOptions {
+  /** Open read-only (no migrations; fails if the file is missing). */
+  readonly?: boolean;
+}
+
+type Row = Record<string, unknown>;
+
+const now = (): string => new Date().toISOString();
+
+/** A SQL `WHERE` fragment over the live `documents` alias `d`, and its parameters. */
+function docFilterSql(filter: SearchFilter | undefined, hasNoisyMarks: boolean): { sql: string; params: unknown[] } {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (filter?.kinds !== undefined && filter.kinds.length > 0) {
+    parts.push(`d.kind IN (${filter.kinds.map(() => '?').join(',')})`);
+    params.push(...filter.kinds);
+  }
+  if (filter?.docIds !== undefined) {
+    parts.push(`d.id IN (${filter.docIds.map(() => '?').join(',') || 'NULL'})`);
+    params.push(...filter.docIds);
+  }
+  if (filter?.sourcePrefix !== undefined) {
+    parts.push(`substr(d.source, 1, ?) = ?`);
+    params.push(filter.sourcePrefix.length, filter.sourcePrefix);
+  }
+  if (filter?.addedAfter !== undefined) {
+    parts.push('d.added_at >= ?');
+    params.push(filter.addedAfter);
+  }
+  if (filter?.addedBefore !== undefined) {
+    parts.push('d.added_at <= ?');
+    params.push(filter.addedBefore);
+  }
+  if (hasNoisyMarks && filter?.includeNoisy !== true) {
+    parts.push('d.id NOT IN (SELECT doc_id FROM marks WHERE noisy = 1)');
+  }
+  return { sql: parts.join(' AND '), params };
+}
+
+function toDocument(r: Row): DocumentRecord {
+  return {
+    id: r.id as string,
+    source: r.source as string,
+    title: r.title as string,
+    kind: r.kind as DocKind,
+    meta: JSON.parse(r.meta as string) as Record<string, unknown>,
+    contentHash: r.content_hash as string,
+    pages: (r.pages as number | null) ?? null,
+    addedAt: r.added_at as string,
+    updatedAt: r.updated_at as string,
+    batchId: r.batch_id as string,
+  };
+}
+
+function toSection(r: Row): SectionRecord {
+  return {
+    id: r.id as string,
+    docId: r.doc_id as string,
+    parentId: (r.parent_id as string | null) ?? null,
+    seq: r.seq as number,
+    level: r.level as number,
+    title: r.title as string,
+    breadcrumb: r.breadcrumb as string,
+    pageStart: (r.page_start as number | null) ?? null,
+    pageEnd: (r.page_end as number | null) ?? null,
+    text: r.text as string,
+  };
+}
+
+function toChunk(r: Row): ChunkRecord {
+  return {
+    id: r.id as number,
+    docId: r.doc_id as string,
+    sectionId: r.section_id as string,
+    ord: r.ord as number,
+    text: r.text as string,
+    page: (r.page as number | null) ?? null,
+  };
+}
+
+function toBatch(r: Row): BatchRecord {
+  return {
+    id: r.id as string,
+    startedAt: r.started_at as string,
+    finishedAt: (r.finished_at as string | null) ?? null,
+    status: r.status as BatchRecord['status'],
+    label: r.label as string,
+    added: r.added as number,
+    updated: r.updated as number,
+    unchanged: r.unchanged as number,
+    failed: r.failed as number,
+    errors: JSON.parse(r.errors as string) as BatchRecord['errors'],
+  };
+}
+
+/** The heading column of a chunk's FTS row: the breadcrumb without the document-title root. */
+export function headingOf(breadcrumb: string): string {
+  const i = breadcrumb.indexOf(' › ');
+  return i < 0 ? '' : breadcrumb.slice(i + 3);
+}
+
+/**
+ * The default Store: one SQLite file (WAL), FTS5 over chunk text with title and heading as their own
+ * columns, vectors as float32 BLOBs keyed by embedder fingerprint, exact-scan vector search over an
+ * in-memory matrix that is rebuilt when the file changes.
+ */
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite';
+  readonly location: string;
+  private readonly db: Database.Database;
+  private readonly matrices = new Map<string, { version: number; matrix: VectorMatrix }>();
+  private localVersion = 0;
+
+  private constructor(db: Database.Database, location: string) {
+    this.db = db;
+    this.location = location;
+  }
+
+  /** Open (and create or migrate) the vault file at `path`; `:memory:` works for tests. */
+  static open(path: string, options: SqliteStoreOptions = {}): SqliteStore {
+    const location = path === ':memory:' ? path : resolve(path);
+    let db: Database.Database;
+    try {
+      if (location !== ':memory:' && options.readonly !== true) mkdirSync(dirname(location), { recursive: true });
+      db = new Database(location, { readonly: options.readonly === true, fileMustExist: options.readonly === true });
+    } catch (e) {
+      throw new QuiverError('STORE', `quiver: cannot open vault ${location}: ${(e as Error).message}`, { cause: e });
+    }
+    try {
+      if (options.readonly !== true) {
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL');
+      }
+      db.pragma('foreign_keys = ON');
+      db.pragma('busy_timeout = 5000');
+      db.pragma('cache_size = -65536');
+      if (options.readonly !== true) migrate(db);
+      else if ((db.pragma('user_version', { simple: true }) as number) > SCHEMA_VERSION) migrate(db);
+    } catch (e) {
+      db.close();
+      if (e instanceof QuiverError) throw e;
+      throw new QuiverError('STORE', `quiver: ${location} is not a quiver vault: ${(e as Error).message}`, { cause: e });
+    }
+    return new SqliteStore(db, location);
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Data version: bumps on our own writes and on commits by other connections. */
+  private version(): number {
+    return this.localVersion * 1_000_000 + (this.db.pragma('data_version', { simple: true }) as number);
+  }
+
+  private touched(): void {
+    this.localVersion++;
+  }
+
+  async getMeta(key: string): Promise<string | null> {
+    const r = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as Row | undefined;
+    return (r?.value as string | undefined) ?? null;
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    this.db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+  }
+
+  async getBlob(name: string): Promise<Uint8Array | null> {
+    const r = this.db.prepare('SELECT data FROM blobs WHERE name = ?').get(name) as Row | undefined;
+    return (r?.data as Buffer | undefined) ?? null;
+  }
+
+  async putBlob(name: string, data: Uint8Array): Promise<void> {
+    this.db
+      .prepare('INSERT INTO blobs(name, data, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at')
+      .run(name, Buffer.from(data), now());
+  }
+
+  async beginBatch(label: string): Promise<BatchRecord> {
+    const id = randomUUID().replace(/-/g, '').slice(0, 12);
+    const startedAt = now();
+    this.db
+      .prepare(
+        `INSERT INTO batches(id, seq, label, started_at, status) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM batches), ?, ?, 'running')`,
+      )
+      .run(id, label, startedAt);
+    return { id, startedAt, finishedAt: null, status: 'running', label, added: 0, updated: 0, unchanged: 0, failed: 0, errors: [] };
+  }
+
+  async finishBatch(batch: BatchRecord): Promise<void> {
+    this.db
+      .prepare(
+        `UPDATE batches SET finished_at = ?, status = ?, added = ?, updated = ?, unchanged = ?, failed = ?, errors = ? WHERE id = ?`,
+      )
+      .run(batch.finishedAt ?? now(), batch.status === 'running' ? 'done' : batch.status, batch.added, batch.updated, batch.unchanged, batch.failed, JSON.stringify(batch.errors), batch.id);
+  }
+
+  async listBatches(limit = 50): Promise<BatchRecord[]> {
+    return (this.db.prepare('SELECT * FROM batches ORDER BY seq DESC LIMIT ?').all(limit) as Row[]).map(toBatch);
+  }
+
+  async getBatch(id: string): Promise<BatchRecord | null> {
+    const r = this.db.prepare('SELECT * FROM batches WHERE id = ?').get(id) as Row | undefined;
+    return r === undefined ? null : toBatch(r);
+  }
+
+  async rollbackBatch(id: string): Promise<RollbackResult> {
+    const batch = await this.getBatch(id);
+    if (batch === null) throw new QuiverError('NOT_FOUND', `quiver: no batch ${id}`);
+    if (batch.status === 'rolled_back') throw new QuiverError('CONFLICT', `quiver: batch ${id} is already rolled back`);
+    const newer = this.db
+      .prepare(
+        `SELECT b.id FROM batches b WHERE b.seq > (SELECT seq FROM batches WHERE id = ?) AND b.status != 'rolled_back'
+         AND (EXISTS (SELECT 1 FROM documents WHERE batch_id = b.id) OR EXISTS (SELECT 1 FROM documents WHERE superseded_by = b.id))
+         ORDER BY b.seq LIMIT 1`,
+      )
+      .get(id) as Row | undefined;
+    if (newer !== undefined) {
+      throw new QuiverError('CONFLICT', `quiver: batch ${id} is not the newest; roll back ${newer.id as string} first`);
+    }
+    const tx = this.db.transaction(() => {
+      const written = this.db.prepare('SELECT rid FROM documents WHERE batch_id = ?').all(id) as Row[];
+      const delFts = this.db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
+      for (const d of written) {
+        for (const c of this.db.prepare('SELECT id FROM chunks WHERE doc_rid = ? AND live = 1').all(d.rid) as Row[]) delFts.run(c.id);
+        this.db.prepare('DELETE FROM documents WHERE rid = ?').run(d.rid);
+      }
+      const revived = this.db.prepare('SELECT rid, title FROM documents WHERE superseded_by = ?').all(id) as Row[];
+      for (const d of revived) this.revive(d.rid as number, d.title as string);
+      this.db.prepare(`UPDATE batches SET status = 'rolled_back', finished_at = COALESCE(finished_at, ?) WHERE id = ?`).run(now(), id);
+      return { batchId: id, removed: written.length, restored: revived.length };
+    });
+    const result = tx.immediate();
+    this.touched();
+    return result;
+  }
+
+  private revive(rid: number, title: string): void {
+    this.db.prepare('UPDATE documents SET superseded_by = NULL WHERE rid = ?').run(rid);
+    this.db.prepare('UPDATE sections SET live = 1 WHERE doc_rid = ?').run(rid);
+    this.db.prepare('UPDATE chunks SET live = 1 WHERE doc_rid = ?').run(rid);
+    const ins = this.db.prepare('INSERT INTO chunks_fts(rowid, body, title, heading) VALUES (?, ?, ?, ?)');
+    const rows = this.db
+      .prepare('SELECT c.id, c.text, s.breadcrumb FROM chunks c JOIN sections s ON s.doc_rid = c.doc_rid AND s.id = c.section_id WHERE c.doc_rid = ?')
+      .all(rid) as Row[];
+    for (const r of rows) ins.run(r.id, r.text, title, headingOf(r.breadcrumb as string));
+  }
+
+  private supersede(rid: number, batchId: string): void {
+    const delFts = this.db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
+    for (const c of this.db.prepare('SELECT id FROM chunks WHERE doc_rid = ? AND live = 1').all(rid) as Row[]) delFts.run(c.id);
+    this.db.prepare('UPDATE documents SET superseded_by = ? WHERE rid = ?').run(batchId, rid);
+    this.db.prepare('UPDATE sections SET live = 0 WHERE doc_rid = ?').run(rid);
+    this.db.prepare('UPDATE chunks SET live = 0 WHERE doc_rid = ?').run(rid);
+  }
+
+  async contentHash(docId: string): Promise<string | null> {
+    const r = this.db.prepare('SELECT content_hash FROM documents WHERE id = ? AND superseded_by IS NULL').get(docId) as Row | undefined;
+    return (r?.content_hash as string | undefined) ?? null;
+  }
+
+  async writeDocument(input: WriteDocumentInput): Promise<WriteStatus> {
+    const { document: doc, vectors, fingerprint, batchId } = input;
+    if (vectors.length !== doc.chunks.length) {
+      throw new QuiverError('BAD_INPUT', `quiver: ${doc.chunks.length} chunks but ${vectors.length} vectors for ${doc.source}`);
+    }
+    const tx = this.db.transaction((): WriteStatus => {
+      const existing = this.db
+        .prepare('SELECT rid, content_hash, added_at FROM documents WHERE id = ? AND superseded_by IS NULL')
+        .get(doc.id) as Row | undefined;
+      if (existing !== undefined && existing.content_hash === doc.contentHash) return 'unchanged';
+      if (existing !== undefined) this.supersede(existing.rid as number, batchId);
+      const t = now();
+      const rid = this.db
+        .prepare(
+          `INSERT INTO documents(id, source, title, kind, meta, content_hash, pages, added_at, updated_at, batch_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(doc.id, doc.source, doc.title, doc.kind, JSON.stringify(doc.meta), doc.contentHash, doc.pages, (existing?.added_at as string | undefined) ?? t, t, batchId)
+        .lastInsertRowid as number;
+      const insSection = this.db.prepare(
+        `INSERT INTO sections(id, doc_rid, doc_id, parent_id, seq, level, title, breadcrumb, page_start, page_end, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      const breadcrumbs = new Map<number, string>();
+      for (const s of doc.sections) {
+        breadcrumbs.set(s.seq, s.breadcrumb);
+        insSection.run(`${doc.id}#${s.seq}`, rid, doc.id, s.parentSeq === null ? null : `${doc.id}#${s.parentSeq}`, s.seq, s.level, s.title, s.breadcrumb, s.pageStart, s.pageEnd, s.text);
+      }
+      const insChunk = this.db.prepare(`INSERT INTO chunks(doc_rid, doc_id, section_id, ord, text, page) VALUES (?, ?, ?, ?, ?, ?)`);
+      const insFts = this.db.prepare('INSERT INTO chunks_fts(rowid, body, title, heading) VALUES (?, ?, ?, ?)');
+      const insVec = this.db.prepare('INSERT INTO vectors(fingerprint, chunk_id, vector) VALUES (?, ?, ?)');
+      doc.chunks.forEach((c, i) => {
+        const id = insChunk.run(rid, doc.id, `${doc.id}#${c.sectionSeq}`, c.ord, c.text, c.page).lastInsertRowid as number;
+        insFts.run(id, c.text, doc.title, headingOf(breadcrumbs.get(c.sectionSeq) ?? ''));
+        insVec.run(fingerprint, id, vectorToBlob(vectors[i]!));
+      });
+      return existing === undefined ? 'added' : 'updated';
+    });
+    const status = tx.immediate();
+    if (status !== 'unchanged') this.touched();
+    return status;
+  }
+
+  async getDocument(id: string): Promise<DocumentRecord | null> {
+    const r = this.db.prepare('SELECT * FROM documents WHERE id = ? AND superseded_by IS NULL').get(id) as Row | undefined;
+    return r === undefined ? null : toDocument(r);
+  }
+
+  async findDocuments(ref: string): Promise<DocumentRecord[]> {
+    const exact = this.db
+      .prepare('SELECT * FROM documents WHERE superseded_by IS NULL AND (id = ? OR source = ?)')
+      .all(ref, ref) as Row[];
+    if (exact.length > 0) return exact.map(toDocument);
+    const like = `%${ref.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    return (
+      this.db
+        .prepare(`SELECT * FROM documents WHERE superseded_by IS NULL AND (title LIKE ? ESCAPE '\\' OR source LIKE ? ESCAPE '\\') ORDER BY updated_at DESC`)
+        .all(like, like) as Row[]
+    ).map(toDocument);
+  }
+
+  private hasNoisyMarks(): boolean {
+    return this.db.prepare('SELECT 1 FROM marks WHERE noisy = 1 LIMIT 1').get() !== undefined;
+  }
+
+  async listDocuments(options: ListDocumentsOptions = {}): Promise<DocumentRecord[]> {
+    const f = docFilterSql(options.filter, this.hasNoisyMarks());
+    const sql = `SELECT * FROM documents d WHERE d.superseded_by IS NULL ${f.sql ? `AND ${f.sql}` : ''} ORDER BY d.source LIMIT ? OFFSET ?`;
+    return (this.db.prepare(sql).all(...f.params, options.limit ?? -1, options.offset ?? 0) as Row[]).map(toDocument);
+  }
+
+  async getSections(ids: readonly string[]): Promise<SectionRecord[]> {
+    if (ids.length === 0) return [];
+    const stmt = this.db.prepare('SELECT * FROM sections WHERE id = ? AND live = 1');
+    const out: SectionRecord[] = [];
+    for (const id of ids) {
+      const r = stmt.get(id) as Row | undefined;
+      if (r !== undefined) out.push(toSection(r));
+    }
+    return out;
+  }
+
+  async listSections(docId: string): Promise<SectionRecord[]> {
+    return (this.db.prepare('SELECT * FROM sections WHERE doc_id = ? AND live = 1 ORDER BY seq').all(docId) as Row[]).map(toSection);
+  }
+
+  async getChunks(ids: readonly number[]): Promise<ChunkRecord[]> {
+    const stmt = this.db.prepare('SELECT * FROM chunks WHERE id = ?');
+    const out: ChunkRecord[] = [];
+    for (const id of ids) {
+      const r = stmt.get(id) as Row | undefined;
+      if (r !== undefined) out.push(toChunk(r));
+    }
+    return out;
+  }
+
+  async chunksOfSections(sectionIds: readonly string[]): Promise<ChunkRecord[]> {
+    const stmt = this.db.prepare('SELECT * FROM chunks WHERE section_id = ? AND live = 1 ORDER BY ord');
+    return sectionIds.flatMap((id) => (stmt.all(id) as Row[]).map(toChunk));
+  }
+
+  async lexicalSearch(query: LexicalQuery): Promise<ChunkHit[]> {
+    const match = compileFtsQuery(query.terms, query.mode);
+    if (match === null || query.limit <= 0) return [];
+    const f = docFilterSql(query.filter, this.hasNoisyMarks());
+    const w = query.weights;
+    const where = f.sql ? `AND c.doc_id IN (SELECT d.id FROM documents d WHERE d.superseded_by IS NULL AND ${f.sql})` : '';
+    const sql = `SELECT c.id, c.doc_id, c.section_id, bm25(chunks_fts, ?, ?, ?) AS s
+      FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
+      WHERE chunks_fts MATCH ? ${where}
+      ORDER BY s, c.id LIMIT ?`;
+    const rows = this.db.prepare(sql).all(w.body, w.title, w.heading, match, ...f.params, query.limit) as Row[];
+    return rows.map((r) => ({ chunkId: r.id as number, docId: r.doc_id as string, sectionId: r.section_id as string, score: -(r.s as number) }));
+  }
+
+  private matrix(fingerprint: string): VectorMatrix {
+    const v = this.version();
+    const cached = this.matrices.get(fingerprint);
+    if (cached !== undefined && cached.version === v) return cached.matrix;
+    const rows = this.db
+      .prepare('SELECT c.id, c.doc_id, c.section_id, v.vector FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE v.fingerprint = ? AND c.live = 1 ORDER BY c.id')
+      .raw()
+      .all(fingerprint) as [number, string, string, Buffer][];
+    const dims = rows[0] === undefined ? 0 : rows[0][3].byteLength / 4;
+    const ids = new Float64Array(rows.length);
+    const docIds: string[] = new Array<string>(rows.length);
+    const sectionIds: string[] = new Array<string>(rows.length);
+    const data = new Float32Array(rows.length * dims);
+    rows.forEach((r, i) => {
+      ids[i] = r[0];
+      docIds[i] = r[1];
+      sectionIds[i] = r[2];
+      data.set(blobToVector(r[3]), i * dims);
+    });
+    const matrix = new VectorMatrix(ids, docIds, sectionIds, data, dims);
+    this.matrices.set(fingerprint, { version: v, matrix });
+    return matrix;
+  }
+
+  async vectorSearch(query: VectorQuery): Promise<ChunkHit[]> {
+    if (query.limit <= 0) return [];
+    const m = this.matrix(query.fingerprint);
+    const f = docFilterSql(query.filter, this.hasNoisyMarks());
+    let allow: ((row: number) => boolean) | undefined;
+    if (f.sql) {
+      const ok = new Set(
+        (this.db.prepare(`SELECT d.id FROM documents d WHERE d.superseded_by IS NULL AND ${f.sql}`).raw().all(...f.params) as [string][]).map((r) => r[0]),
+      );
+      allow = (row) => ok.has(m.docIds[row]!);
+    }
+    return m.scan(query.vector, query.limit, allow).map(({ index, score }) => ({
+      chunkId: m.chunkIds[index]!,
+      docId: m.docIds[index]!,
+      sectionId: m.sectionIds[index]!,
+      score,
+    }));
+  }
+
+  async chunkVectors(chunkIds: readonly number[], fingerprint: string): Promise<Map<number, Float32Array>> {
+    const stmt = this.db.prepare('SELECT vector FROM vectors WHERE fingerprint = ? AND chunk_id = ?');
+    const out = new Map<number, Float32Array>();
+    for (const id of chunkIds) {
+      const r = stmt.get(fingerprint, id) as Row | undefined;
+      if (r !== undefined) out.set(id, blobToVector(r.vector as Buffer));
+    }
+    return out;
+  }
+
+  async scanChunks(afterId: number, limit: number): Promise<ChunkRecord[]> {
+    return (this.db.prepare('SELECT * FROM chunks WHERE live = 1 AND id > ? ORDER BY id LIMIT ?').all(afterId, limit) as Row[]).map(toChunk);
+  }
+
+  async putVectors(fingerprint: string, rows: { chunkId: number; vector: Float32Array }[]): Promise<void> {
+    const ins = this.db.prepare('INSERT INTO vectors(fingerprint, chunk_id, vector) VALUES (?, ?, ?) ON CONFLICT(fingerprint, chunk_id) DO UPDATE SET vector = excluded.vector');
+    this.db.transaction(() => {
+      for (const r of rows) ins.run(fingerprint, r.chunkId, vectorToBlob(r.vector));
+    }).immediate();
+    this.touched();
+  }
+
+  async deleteVectors(fingerprint: string): Promise<number> {
+    const n = this.db.prepare('DELETE FROM vectors WHERE fingerprint = ?').run(fingerprint).changes;
+    this.touched();
+    return n;
+  }
+
+  async stats(): Promise<StoreStats> {
+    const one = (sql: string): number => (this.db.prepare(sql).raw().get() as [number])[0];
+    const vectors: Record<string, number> = {};
+    for (const r of this.db
+      .prepare('SELECT v.fingerprint, COUNT(*) AS n FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.live = 1 GROUP BY v.fingerprint')
+      .all() as Row[]) {
+      vectors[r.fingerprint as string] = r.n as number;
+    }
+    return {
+      documents: one('SELECT COUNT(*) FROM documents WHERE superseded_by IS NULL'),
+      sections: one('SELECT COUNT(*) FROM sections WHERE live = 1'),
+      chunks: one('SELECT COUNT(*) FROM chunks WHERE live = 1'),
+      vectors,
+      batches: one('SELECT COUNT(*) FROM batches'),
+      schemaVersion: this.db.pragma('user_version', { simple: true }) as number,
+    };
+  }
+
+  async setMark(docId: string, noisy: boolean | null, reason: string | null): Promise<void> {
+    this.db
+      .prepare('INSERT INTO marks(doc_id, noisy, reason, at) VALUES (?, ?, ?, ?) ON CONFLICT(doc_id) DO UPDATE SET noisy = excluded.noisy, reason = excluded.reason, at = excluded.at')
+      .run(docId, noisy === null ? null : noisy ? 1 : 0, reason, now());
+    this.touched();
+  }
+
+  async listMarks(): Promise<NoiseMark[]> {
+    return (this.db.prepare('SELECT * FROM marks WHERE noisy IS NOT NULL ORDER BY at DESC').all() as Row[]).map((r) => ({
+      docId: r.doc_id as string,
+      noisy: r.noisy === 1,
+      reason: (r.reason as string | null) ?? null,
+      at: r.at as string,
+    }));
+  }
+}
