@@ -17,6 +17,14 @@ export interface FieldWeights {
   heading: number;
 }
 
+/** A section found by the lexical leg (BM25 over the section's own text, title and heading). */
+export interface LexicalHit {
+  sectionId: string;
+  docId: string;
+  /** Higher is better (SQLite: −bm25). */
+  score: number;
+}
+
 /** The lexical leg's query: already tokenised terms (user text never reaches the engine raw). */
 export interface LexicalQuery {
   terms: string[];
@@ -112,7 +120,9 @@ export interface Store {
   getChunks(ids: readonly number[]): Promise<ChunkRecord[]>;
   chunksOfSections(sectionIds: readonly string[]): Promise<ChunkRecord[]>;
 
-  lexicalSearch(query: LexicalQuery): Promise<ChunkHit[]>;
+  /** Sections ranked by BM25, best first. */
+  lexicalSearch(query: LexicalQuery): Promise<LexicalHit[]>;
+  /** Chunks ranked by cosine to the query vector, best first. */
   vectorSearch(query: VectorQuery): Promise<ChunkHit[]>;
   /** Stored vectors of the given chunks under one fingerprint. */
   chunkVectors(chunkIds: readonly number[], fingerprint: string): Promise<Map<number, Float32Array>>;

@@ -7,7 +7,9 @@ import { QuiverError } from '../../errors.js';
  *
  * Versioned rows: a document update or a rollback never rewrites history in place. Each document
  * version is a row (`rid`); the live version has `superseded_by IS NULL`; sections and chunks carry
- * a `live` flag kept in step, and only live chunks are in the FTS index and the vector cache. Undo of
+ * a `live` flag kept in step, and only live sections are in the FTS index (the lexical leg ranks
+ * sections: measured better than ranking chunks, see README) and only live chunks are in the
+ * vector cache. Undo of
  * batch B deletes the rows B wrote and revives the rows B superseded.
  */
 export const MIGRATIONS: readonly string[] = [
@@ -82,7 +84,7 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (fingerprint, chunk_id)
   ) WITHOUT ROWID;
   CREATE INDEX vectors_chunk ON vectors(chunk_id);
-  CREATE VIRTUAL TABLE chunks_fts USING fts5(
+  CREATE VIRTUAL TABLE sections_fts USING fts5(
     body, title, heading,
     content = '', contentless_delete = 1,
     tokenize = 'porter unicode61 remove_diacritics 2'

@@ -13,6 +13,7 @@ import type {
   SectionRecord,
 } from '../../types.js';
 import type {
+  LexicalHit,
   LexicalQuery,
   ListDocumentsOptions,
   NoiseMark,
@@ -250,9 +251,8 @@ export class SqliteStore implements Store {
     }
     const tx = this.db.transaction(() => {
       const written = this.db.prepare('SELECT rid FROM documents WHERE batch_id = ?').all(id) as Row[];
-      const delFts = this.db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
       for (const d of written) {
-        for (const c of this.db.prepare('SELECT id FROM chunks WHERE doc_rid = ? AND live = 1').all(d.rid) as Row[]) delFts.run(c.id);
+        this.unindex(d.rid as number);
         this.db.prepare('DELETE FROM documents WHERE rid = ?').run(d.rid);
       }
       const revived = this.db.prepare('SELECT rid, title FROM documents WHERE superseded_by = ?').all(id) as Row[];
@@ -269,16 +269,20 @@ export class SqliteStore implements Store {
     this.db.prepare('UPDATE documents SET superseded_by = NULL WHERE rid = ?').run(rid);
     this.db.prepare('UPDATE sections SET live = 1 WHERE doc_rid = ?').run(rid);
     this.db.prepare('UPDATE chunks SET live = 1 WHERE doc_rid = ?').run(rid);
-    const ins = this.db.prepare('INSERT INTO chunks_fts(rowid, body, title, heading) VALUES (?, ?, ?, ?)');
-    const rows = this.db
-      .prepare('SELECT c.id, c.text, s.breadcrumb FROM chunks c JOIN sections s ON s.doc_rid = c.doc_rid AND s.id = c.section_id WHERE c.doc_rid = ?')
-      .all(rid) as Row[];
-    for (const r of rows) ins.run(r.id, r.text, title, headingOf(r.breadcrumb as string));
+    const ins = this.db.prepare('INSERT INTO sections_fts(rowid, body, title, heading) VALUES (?, ?, ?, ?)');
+    for (const r of this.db.prepare('SELECT rid, text, breadcrumb FROM sections WHERE doc_rid = ?').all(rid) as Row[]) {
+      ins.run(r.rid, r.text, title, headingOf(r.breadcrumb as string));
+    }
+  }
+
+  /** Remove a document version's sections from the FTS index. */
+  private unindex(rid: number): void {
+    const del = this.db.prepare('DELETE FROM sections_fts WHERE rowid = ?');
+    for (const r of this.db.prepare('SELECT rid FROM sections WHERE doc_rid = ? AND live = 1').all(rid) as Row[]) del.run(r.rid);
   }
 
   private supersede(rid: number, batchId: string): void {
-    const delFts = this.db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
-    for (const c of this.db.prepare('SELECT id FROM chunks WHERE doc_rid = ? AND live = 1').all(rid) as Row[]) delFts.run(c.id);
+    this.unindex(rid);
     this.db.prepare('UPDATE documents SET superseded_by = ? WHERE rid = ?').run(batchId, rid);
     this.db.prepare('UPDATE sections SET live = 0 WHERE doc_rid = ?').run(rid);
     this.db.prepare('UPDATE chunks SET live = 0 WHERE doc_rid = ?').run(rid);
@@ -310,17 +314,15 @@ export class SqliteStore implements Store {
       const insSection = this.db.prepare(
         `INSERT INTO sections(id, doc_rid, doc_id, parent_id, seq, level, title, breadcrumb, page_start, page_end, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
-      const breadcrumbs = new Map<number, string>();
+      const insFts = this.db.prepare('INSERT INTO sections_fts(rowid, body, title, heading) VALUES (?, ?, ?, ?)');
       for (const s of doc.sections) {
-        breadcrumbs.set(s.seq, s.breadcrumb);
-        insSection.run(`${doc.id}#${s.seq}`, rid, doc.id, s.parentSeq === null ? null : `${doc.id}#${s.parentSeq}`, s.seq, s.level, s.title, s.breadcrumb, s.pageStart, s.pageEnd, s.text);
+        const srid = insSection.run(`${doc.id}#${s.seq}`, rid, doc.id, s.parentSeq === null ? null : `${doc.id}#${s.parentSeq}`, s.seq, s.level, s.title, s.breadcrumb, s.pageStart, s.pageEnd, s.text).lastInsertRowid;
+        insFts.run(srid, s.text, doc.title, headingOf(s.breadcrumb));
       }
       const insChunk = this.db.prepare(`INSERT INTO chunks(doc_rid, doc_id, section_id, ord, text, page) VALUES (?, ?, ?, ?, ?, ?)`);
-      const insFts = this.db.prepare('INSERT INTO chunks_fts(rowid, body, title, heading) VALUES (?, ?, ?, ?)');
       const insVec = this.db.prepare('INSERT INTO vectors(fingerprint, chunk_id, vector) VALUES (?, ?, ?)');
       doc.chunks.forEach((c, i) => {
         const id = insChunk.run(rid, doc.id, `${doc.id}#${c.sectionSeq}`, c.ord, c.text, c.page).lastInsertRowid as number;
-        insFts.run(id, c.text, doc.title, headingOf(breadcrumbs.get(c.sectionSeq) ?? ''));
         insVec.run(fingerprint, id, vectorToBlob(vectors[i]!));
       });
       return existing === undefined ? 'added' : 'updated';
@@ -388,18 +390,18 @@ export class SqliteStore implements Store {
     return sectionIds.flatMap((id) => (stmt.all(id) as Row[]).map(toChunk));
   }
 
-  async lexicalSearch(query: LexicalQuery): Promise<ChunkHit[]> {
+  async lexicalSearch(query: LexicalQuery): Promise<LexicalHit[]> {
     const match = compileFtsQuery(query.terms, query.mode);
     if (match === null || query.limit <= 0) return [];
     const f = docFilterSql(query.filter, this.hasNoisyMarks());
     const w = query.weights;
-    const where = f.sql ? `AND c.doc_id IN (SELECT d.id FROM documents d WHERE d.superseded_by IS NULL AND ${f.sql})` : '';
-    const sql = `SELECT c.id, c.doc_id, c.section_id, bm25(chunks_fts, ?, ?, ?) AS s
-      FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
-      WHERE chunks_fts MATCH ? ${where}
-      ORDER BY s, c.id LIMIT ?`;
+    const where = f.sql ? `AND s.doc_id IN (SELECT d.id FROM documents d WHERE d.superseded_by IS NULL AND ${f.sql})` : '';
+    const sql = `SELECT s.id, s.doc_id, bm25(sections_fts, ?, ?, ?) AS score
+      FROM sections_fts JOIN sections s ON s.rid = sections_fts.rowid
+      WHERE sections_fts MATCH ? ${where}
+      ORDER BY score, s.rid LIMIT ?`;
     const rows = this.db.prepare(sql).all(w.body, w.title, w.heading, match, ...f.params, query.limit) as Row[];
-    return rows.map((r) => ({ chunkId: r.id as number, docId: r.doc_id as string, sectionId: r.section_id as string, score: -(r.s as number) }));
+    return rows.map((r) => ({ sectionId: r.id as string, docId: r.doc_id as string, score: -(r.score as number) }));
   }
 
   private matrix(fingerprint: string): VectorMatrix {

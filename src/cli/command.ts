@@ -1,0 +1,56 @@
+import type { ConfigKey, Vault } from '../index.js';
+import type { CliIO } from './io.js';
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  short?: string;
+  multiple?: boolean;
+  help: string;
+  /** The config key this flag overrides, if any. */
+  config?: ConfigKey;
+}
+
+export type ParsedValues = Record<string, string | boolean | string[] | boolean[] | undefined>;
+
+export interface CommandContext {
+  io: CliIO;
+  values: ParsedValues;
+  positionals: string[];
+  /** Opens the vault with the global flags and this command's config overrides. */
+  openVault: (extra?: { allowEmbedderMismatch?: boolean }) => Promise<Vault>;
+  json: boolean;
+  quiet: boolean;
+  out: (s: string) => void;
+  err: (s: string) => void;
+}
+
+/** A CLI command, declared as data: its name, options and a run function returning an exit code. */
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  options: Record<string, OptionSpec>;
+  run: (ctx: CommandContext) => Promise<number>;
+}
+
+/** Flags every command accepts. */
+export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
+  vault: { type: 'string', help: 'vault file (default .quiver/vault.db, or $QUIVER_VAULT)', config: 'vault' },
+  config: { type: 'string', help: 'config file (default quiver.config.json)' },
+  json: { type: 'boolean', help: 'machine-readable JSON on stdout' },
+  quiet: { type: 'boolean', short: 'q', help: 'no progress output' },
+  help: { type: 'boolean', short: 'h', help: 'show help' },
+};
+
+/** Read a string flag. */
+export function str(values: ParsedValues, name: string): string | undefined {
+  const v = values[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Read a repeatable string flag. */
+export function strs(values: ParsedValues, name: string): string[] | undefined {
+  const v = values[name];
+  if (Array.isArray(v)) return v.filter((x): x is string => typeof x === 'string');
+  return typeof v === 'string' ? [v] : undefined;
+}

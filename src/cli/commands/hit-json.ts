@@ -1,0 +1,22 @@
+import type { SectionHit } from '../../index.js';
+
+/** The stable JSON shape of one result (snake_case: other tools rely on it; see README). */
+export function hitJson(h: SectionHit): Record<string, unknown> {
+  return {
+    doc_id: h.docId,
+    source: h.source,
+    section_id: h.sectionId,
+    score: h.score,
+    title: h.title,
+    doc_title: h.docTitle,
+    breadcrumb: h.breadcrumb,
+    kind: h.kind,
+    pages: h.pages,
+    retrieval_rank: h.retrievalRank,
+    selection_rank: h.selectionRank,
+    step_score: h.stepScore,
+    leg_ranks: h.ranks,
+    snippets: h.snippets,
+    ...(h.text === undefined ? {} : { text: h.text }),
+  };
+}

@@ -1,0 +1,20 @@
+import type { Command } from '../command.js';
+import { addCommand } from './add.js';
+import { batchesCommand, undoCommand } from './batches.js';
+import { doctorCommand, initCommand } from './init-doctor.js';
+import { docsCommand, readCommand } from './read.js';
+import { contextCommand, searchCommand, sectionsCommand } from './search.js';
+
+/** Every command, in the order `quiver --help` lists them. */
+export const COMMANDS: readonly Command[] = [
+  initCommand,
+  addCommand,
+  searchCommand,
+  sectionsCommand,
+  contextCommand,
+  readCommand,
+  docsCommand,
+  batchesCommand,
+  undoCommand,
+  doctorCommand,
+];

@@ -1,0 +1,41 @@
+import type { QuiverErrorCode } from '../index.js';
+
+/** The one place error codes become process exit codes. */
+export const EXIT = {
+  OK: 0,
+  FAILURE: 1,
+  USAGE: 2,
+  NOT_FOUND: 3,
+  PARTIAL: 4,
+  INCOMPATIBLE: 5,
+  REMOTE: 6,
+  BUDGET: 7,
+  CONFLICT: 8,
+  ABORTED: 130,
+} as const;
+
+const BY_CODE: Record<QuiverErrorCode, number> = {
+  BAD_INPUT: EXIT.USAGE,
+  CONFIG: EXIT.USAGE,
+  NOT_FOUND: EXIT.NOT_FOUND,
+  UNSUPPORTED_FILE: EXIT.PARTIAL,
+  FILE_TOO_LARGE: EXIT.PARTIAL,
+  BINARY_FILE: EXIT.PARTIAL,
+  INVALID_UTF8: EXIT.PARTIAL,
+  EMPTY_FILE: EXIT.PARTIAL,
+  CORRUPT_FILE: EXIT.PARTIAL,
+  UNREADABLE: EXIT.PARTIAL,
+  EMBEDDER_MISMATCH: EXIT.INCOMPATIBLE,
+  SCHEMA: EXIT.INCOMPATIBLE,
+  STORE: EXIT.FAILURE,
+  REMOTE: EXIT.REMOTE,
+  TIMEOUT: EXIT.REMOTE,
+  ABORTED: EXIT.ABORTED,
+  BUDGET: EXIT.BUDGET,
+  CONFLICT: EXIT.CONFLICT,
+  INTERNAL: EXIT.FAILURE,
+};
+
+export function exitCodeFor(code: QuiverErrorCode): number {
+  return BY_CODE[code];
+}

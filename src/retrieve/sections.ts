@@ -1,0 +1,172 @@
+import type { Embedder } from '../embed/embedder.js';
+import { meanNormalized } from '../math/vector.js';
+import type { Store } from '../store/store.js';
+import type { DocumentRecord, SectionRecord } from '../types.js';
+import { contentTerms } from '../text/tokens.js';
+import type { ChunkRecord } from '../types.js';
+import { DEFAULT_LEG_FETCH, hybridRetrieve, type HybridOptions } from './hybrid.js';
+import { select } from './select/index.js';
+
+export type SelectMethod = 'topk' | 'mmr' | 'dartboard';
+
+/** Selection settings (see retrieval.md). */
+export interface SelectionOptions {
+  method: SelectMethod;
+  /** Pool = k × oversample fused sections. */
+  oversample: number;
+  sigma: number;
+  diversityWeight: number;
+  relevanceWeight: number;
+  lambda: number;
+  /** Dartboard relevance from fused scores (softmax at `temperature`) or from query cosine (the seed). */
+  relevance: 'scores' | 'cosine';
+  temperature: number;
+}
+
+export const MAX_SNIPPETS = 3;
+export const SNIPPET_CHARS = 300;
+
+/** One section found for a query, with why it is here. */
+export interface SectionHit {
+  sectionId: string;
+  docId: string;
+  source: string;
+  docTitle: string;
+  kind: string;
+  title: string;
+  breadcrumb: string;
+  pages: [number, number] | null;
+  /** Fused score of the section's best chunk. */
+  score: number;
+  /** 0-based position in the fused order, before selection. */
+  retrievalRank: number;
+  /** 0-based position after selection, and the selector's step score (null for the first pick or top-k). */
+  selectionRank: number;
+  stepScore: number | null;
+  /** Leg ranks of the best chunk. */
+  ranks: { lexical: number | null; vector: number | null };
+  snippets: string[];
+  chunkIds: number[];
+  /** The section's own text, when asked for. */
+  text?: string;
+}
+
+export interface SectionSearchResult {
+  hits: SectionHit[];
+  /** Size of the candidate pool selection chose from. */
+  pool: number;
+  timings: Record<string, number>;
+}
+
+function snippet(text: string): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length <= SNIPPET_CHARS ? t : `${t.slice(0, SNIPPET_CHARS).replace(/\s+\S*$/, '')}…`;
+}
+
+/**
+ * Retrieve, group by section, over-fetch a pool of `limit × oversample` sections, then select
+ * `limit` of them (top-k, MMR or Dartboard). Section vectors are the normalised mean of their chunks'.
+ */
+export async function searchSections(
+  store: Store,
+  embedder: Embedder,
+  text: string,
+  limit: number,
+  retrieval: Omit<HybridOptions, 'fetch' | 'needVector'>,
+  selection: SelectionOptions,
+  options: { withText?: boolean } = {},
+): Promise<SectionSearchResult> {
+  const k = Math.max(0, Math.floor(limit));
+  const selecting = selection.method !== 'topk';
+  const poolSize = selecting ? Math.ceil(k * Math.max(1, selection.oversample)) : k;
+  const r = await hybridRetrieve(store, embedder, text, { ...retrieval, fetch: DEFAULT_LEG_FETCH(poolSize), needVector: selecting });
+  const pool = r.sections.slice(0, poolSize);
+  const t0 = performance.now();
+
+  const chunksBySection = new Map<string, ChunkRecord[]>();
+  const loadChunks = async (ids: string[]): Promise<void> => {
+    const missing = ids.filter((id) => !chunksBySection.has(id));
+    for (const id of missing) chunksBySection.set(id, []);
+    for (const c of await store.chunksOfSections(missing)) chunksBySection.get(c.sectionId)!.push(c);
+  };
+
+  let order: { index: number; stepScore: number | null }[];
+  if (!selecting || pool.length <= 1 || r.queryVector === null) {
+    order = pool.slice(0, k).map((_, index) => ({ index, stepScore: null }));
+  } else {
+    await loadChunks(pool.map((p) => p.sectionId));
+    const vectors = await store.chunkVectors([...chunksBySection.values()].flat().map((c) => c.id), embedder.id);
+    const dims = embedder.dims;
+    const candidates = pool.map((p) => {
+      const m = meanNormalized((chunksBySection.get(p.sectionId) ?? []).map((c) => vectors.get(c.id)).filter((v): v is Float32Array => v !== undefined));
+      return m.length === dims ? m : new Float32Array(dims);
+    });
+    order = select(
+      selection.method,
+      { query: r.queryVector, candidates, relevance: pool.map((p) => p.score), k },
+      {
+        sigma: selection.sigma,
+        diversityWeight: selection.diversityWeight,
+        relevanceWeight: selection.relevanceWeight,
+        lambda: selection.lambda,
+        relevance: selection.relevance,
+        temperature: selection.temperature,
+      },
+    );
+  }
+  const t1 = performance.now();
+
+  const picked = order.map((p) => ({ fused: pool[p.index]!, retrievalRank: p.index, stepScore: p.stepScore }));
+  await loadChunks(picked.map((p) => p.fused.sectionId));
+  const sections = new Map((await store.getSections(picked.map((p) => p.fused.sectionId))).map((s) => [s.id, s] as const));
+  const docs = new Map<string, DocumentRecord | null>();
+  for (const p of picked) if (!docs.has(p.fused.docId)) docs.set(p.fused.docId, await store.getDocument(p.fused.docId));
+  const terms = new Set(contentTerms(text));
+  const hits: SectionHit[] = [];
+  picked.forEach((p, selectionRank) => {
+    const s: SectionRecord | undefined = sections.get(p.fused.sectionId);
+    const d = docs.get(p.fused.docId) ?? null;
+    if (s === undefined || d === null) return;
+    const best = bestChunks(chunksBySection.get(s.id) ?? [], terms, p.fused.chunkIds);
+    const hit: SectionHit = {
+      sectionId: s.id,
+      docId: d.id,
+      source: d.source,
+      docTitle: d.title,
+      kind: d.kind,
+      title: s.title,
+      breadcrumb: s.breadcrumb,
+      pages: s.pageStart === null ? null : [s.pageStart, s.pageEnd ?? s.pageStart],
+      score: p.fused.score,
+      retrievalRank: p.retrievalRank,
+      selectionRank,
+      stepScore: p.stepScore,
+      ranks: p.fused.ranks,
+      snippets: best.slice(0, MAX_SNIPPETS).map((c) => snippet(c.text)),
+      chunkIds: best.map((c) => c.id),
+    };
+    if (options.withText === true) hit.text = s.text;
+    hits.push(hit);
+  });
+  return {
+    hits,
+    pool: pool.length,
+    timings: { ...r.timings, selectMs: t1 - t0, hydrateMs: performance.now() - t1 },
+  };
+}
+
+/**
+ * A section's chunks ordered by how well they show the match: query-term overlap (distinct
+ * content terms) first, then the vector leg's order, then position. Chunks with no overlap that
+ * the vector leg did not return come last.
+ */
+export function bestChunks(chunks: readonly ChunkRecord[], terms: ReadonlySet<string>, vectorOrder: readonly number[]): ChunkRecord[] {
+  const vrank = new Map(vectorOrder.map((id, i) => [id, i] as const));
+  const overlap = new Map(chunks.map((c) => [c.id, new Set(contentTerms(c.text).filter((t) => terms.has(t))).size] as const));
+  return [...chunks].sort(
+    (a, b) =>
+      overlap.get(b.id)! - overlap.get(a.id)! ||
+      (vrank.get(a.id) ?? Infinity) - (vrank.get(b.id) ?? Infinity) ||
+      a.ord - b.ord,
+  );
+}

@@ -1,0 +1,234 @@
+import { createHashingEmbedder } from './embed/hashing.js';
+import type { Embedder } from './embed/embedder.js';
+import { QuiverError } from './errors.js';
+import { loadConfig, type Config, type ConfigKey, type LoadedConfig } from './config.js';
+import { ingest, vaultRoot, type AddInput, type AddOptions, type AddReport } from './ingest/ingest.js';
+import type { Legs } from './retrieve/hybrid.js';
+import { searchSections, type SectionHit, type SectionSearchResult, type SelectionOptions } from './retrieve/sections.js';
+import { SqliteStore } from './store/sqlite/sqlite-store.js';
+import type { RollbackResult, Store, StoreStats } from './store/store.js';
+import type { BatchRecord, DocumentRecord, QueryMode, SearchFilter, SectionRecord } from './types.js';
+
+/** Per-call retrieval options; anything left out comes from the configuration. */
+export interface SearchOptions {
+  limit?: number;
+  mode?: QueryMode;
+  legs?: Legs;
+  lexicalWeight?: number;
+  vectorWeight?: number;
+  filter?: SearchFilter;
+  select?: Partial<SelectionOptions>;
+  signal?: AbortSignal;
+}
+
+/** A section read in full: its own text plus its descendants', in document order. */
+export interface ReadResult {
+  section: SectionRecord;
+  document: DocumentRecord;
+  children: string[];
+  text: string;
+}
+
+export interface OpenVaultOptions {
+  /** Config overrides by key (CLI flags). */
+  overrides?: Partial<Record<ConfigKey, unknown>>;
+  configFile?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Inject a store or embedder (tests, other back ends). */
+  store?: Store;
+  embedder?: Embedder;
+  /** Skip the embedder-fingerprint check (reindex uses this). */
+  allowEmbedderMismatch?: boolean;
+}
+
+export const EMBEDDER_META_KEY = 'embedder';
+
+async function embedderFor(c: Config): Promise<Embedder> {
+  if (c['embedder.provider'] === 'builtin') return createHashingEmbedder(c['embedder.dims'] > 0 ? { dims: c['embedder.dims'] } : {});
+  throw new QuiverError('CONFIG', `quiver: embedder provider ${c['embedder.provider']} is not available yet`);
+}
+
+/**
+ * The vault: one store, one embedder, one configuration. Every stage is also a plain function
+ * (`ingest`, `hybridRetrieve`, `searchSections`, …); this facade wires them with the config.
+ */
+export class Vault {
+  private constructor(
+    readonly store: Store,
+    readonly embedder: Embedder,
+    readonly loaded: LoadedConfig,
+    readonly root: string,
+  ) {}
+
+  get config(): Config {
+    return this.loaded.config;
+  }
+
+  /**
+   * Open (creating if needed) the vault named by the configuration.
+   * @example const v = await Vault.open({ overrides: { vault: 'notes.db' } });
+   */
+  static async open(options: OpenVaultOptions = {}): Promise<Vault> {
+    const loaded = loadConfig({
+      ...(options.configFile === undefined ? {} : { file: options.configFile }),
+      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.overrides === undefined ? {} : { overrides: options.overrides }),
+    });
+    const c = loaded.config;
+    const store = options.store ?? SqliteStore.open(c.vault);
+    try {
+      const embedder = options.embedder ?? (await embedderFor(c));
+      const recorded = await store.getMeta(EMBEDDER_META_KEY);
+      if (recorded !== null && recorded !== embedder.id && options.allowEmbedderMismatch !== true) {
+        throw new QuiverError(
+          'EMBEDDER_MISMATCH',
+          `quiver: this vault's vectors were made by embedder "${recorded}", but the configured embedder is "${embedder.id}"; run \`quiver reindex\` to re-embed with the new one, or configure the old one again`,
+          { details: { vault: recorded, configured: embedder.id } },
+        );
+      }
+      return new Vault(store, embedder, loaded, vaultRoot(c.vault));
+    } catch (e) {
+      if (options.store === undefined) await store.close();
+      throw e;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+
+  /** Ingest files, folders or literal text as one batch. */
+  async add(inputs: readonly AddInput[], options: AddOptions = {}): Promise<AddReport> {
+    if (inputs.length === 0) throw new QuiverError('BAD_INPUT', 'quiver: add needs at least one path or text');
+    if ((await this.store.getMeta(EMBEDDER_META_KEY)) === null) await this.store.setMeta(EMBEDDER_META_KEY, this.embedder.id);
+    return ingest(this.store, this.embedder, inputs, {
+      root: this.root,
+      chunkChars: this.config['ingest.chunkChars'],
+      maxFileBytes: this.config['ingest.maxFileBytes'],
+      ...options,
+    });
+  }
+
+  /** The selection settings for a call: config defaults overlaid with the call's. */
+  selection(overrides: Partial<SelectionOptions> = {}): SelectionOptions {
+    const c = this.config;
+    return {
+      method: c['select.method'],
+      oversample: c['select.oversample'],
+      sigma: c['select.sigma'],
+      diversityWeight: c['select.diversityWeight'],
+      relevanceWeight: c['select.relevanceWeight'],
+      lambda: c['select.lambda'],
+      relevance: c['select.relevance'],
+      temperature: c['select.temperature'],
+      ...overrides,
+    };
+  }
+
+  private validate(text: string, options: SearchOptions): number {
+    if (typeof text !== 'string') throw new QuiverError('BAD_INPUT', 'quiver: query must be a string');
+    const limit = options.limit ?? this.config['search.limit'];
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+      throw new QuiverError('BAD_INPUT', `quiver: limit must be an integer in 1..1000, got ${String(limit)}`);
+    }
+    return limit;
+  }
+
+  private async run(text: string, options: SearchOptions, withText: boolean, limitOverride?: number): Promise<SectionSearchResult> {
+    const limit = limitOverride ?? this.validate(text, options);
+    const c = this.config;
+    return searchSections(
+      this.store,
+      this.embedder,
+      text,
+      limit,
+      {
+        mode: options.mode ?? c['search.mode'],
+        legs: options.legs ?? 'both',
+        lexicalWeight: options.lexicalWeight ?? c['search.lexicalWeight'],
+        vectorWeight: options.vectorWeight ?? c['search.vectorWeight'],
+        rrfK: c['search.rrfK'],
+        fieldWeights: { body: 1, title: c['search.titleWeight'], heading: c['search.headingWeight'] },
+        ...(options.filter === undefined ? {} : { filter: options.filter }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      },
+      this.selection(options.select),
+      { withText },
+    );
+  }
+
+  /** Sections best matching `text`, with snippets (chunk hits merged per section). */
+  async search(text: string, options: SearchOptions = {}): Promise<SectionSearchResult> {
+    return this.run(text, options, false);
+  }
+
+  /** Like `search`, with each section's own text. */
+  async sections(text: string, options: SearchOptions = {}): Promise<SectionSearchResult> {
+    return this.run(text, options, true);
+  }
+
+  /**
+   * Numbered sections for a prompt: `context.sections` of them (or `limit`), skipping a section
+   * whose text repeats one already taken; each carries its full text (own text, or its
+   * descendants' when it has none of its own).
+   */
+  async context(text: string, options: SearchOptions = {}): Promise<{ sections: (SectionHit & { n: number; text: string })[]; timings: Record<string, number> }> {
+    const want = options.limit ?? this.config['context.sections'];
+    this.validate(text, { ...options, limit: want });
+    const r = await this.run(text, options, true, want);
+    const seen = new Set<string>();
+    const out: (SectionHit & { n: number; text: string })[] = [];
+    for (const h of r.hits) {
+      let body = h.text ?? '';
+      if (body.trim() === '') body = (await this.read(h.sectionId)).text;
+      const key = body.replace(/\s+/g, ' ').trim().toLowerCase();
+      if (key === '' || seen.has(key)) continue;
+      seen.add(key);
+      out.push({ ...h, text: body, n: out.length + 1 });
+    }
+    return { sections: out, timings: r.timings };
+  }
+
+  /** A section with its descendants' text. */
+  async read(sectionId: string): Promise<ReadResult> {
+    const [section] = await this.store.getSections([sectionId]);
+    if (section === undefined) throw new QuiverError('NOT_FOUND', `quiver: no section ${sectionId}`);
+    const document = await this.store.getDocument(section.docId);
+    if (document === null) throw new QuiverError('NOT_FOUND', `quiver: no document ${section.docId}`);
+    const all = await this.store.listSections(section.docId);
+    const inTree = new Set([section.id]);
+    const parts: string[] = [section.text];
+    const children: string[] = [];
+    for (const s of all) {
+      if (s.parentId !== null && inTree.has(s.parentId)) {
+        inTree.add(s.id);
+        if (s.parentId === section.id) children.push(s.id);
+        parts.push(`${'#'.repeat(Math.min(6, Math.max(1, s.level)))} ${s.title}\n\n${s.text}`);
+      }
+    }
+    return { section, document, children, text: parts.filter((p) => p.trim() !== '').join('\n\n') };
+  }
+
+  async docs(options: { filter?: SearchFilter; limit?: number } = {}): Promise<DocumentRecord[]> {
+    return this.store.listDocuments(options);
+  }
+
+  async batches(limit?: number): Promise<BatchRecord[]> {
+    return this.store.listBatches(limit);
+  }
+
+  /** Roll back a batch (default: the newest one not yet rolled back). */
+  async undo(batchId?: string): Promise<RollbackResult> {
+    let id = batchId;
+    if (id === undefined) {
+      const live = (await this.store.listBatches(1000)).find((b) => b.status !== 'rolled_back');
+      if (live === undefined) throw new QuiverError('NOT_FOUND', 'quiver: there is no batch to undo');
+      id = live.id;
+    }
+    return this.store.rollbackBatch(id);
+  }
+
+  async stats(): Promise<StoreStats> {
+    return this.store.stats();
+  }
+}

@@ -1,0 +1,156 @@
+// End to end through the CLI with a real SQLite file and the bundled demo corpus.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers.js';
+
+const tmp = tempDir();
+const vault = join(tmp.dir, 'vault.db');
+afterAll(() => tmp.cleanup());
+
+interface Hit {
+  doc_id: string;
+  source: string;
+  section_id: string;
+  score: number;
+  breadcrumb: string;
+  snippets: string[];
+  retrieval_rank: number;
+  selection_rank: number;
+  step_score: number | null;
+}
+
+describe('quiver CLI on the demo corpus', () => {
+  beforeAll(async () => {
+    const r = await runCli(['add', 'demo/corpus', '--vault', vault, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('reports every file as added, then as unchanged on a second add', async () => {
+    const again = await runCli(['add', 'demo/corpus', '--vault', vault, '--json']);
+    expect(again.code).toBe(0);
+    const report = again.json<{ added: number; unchanged: number; failed: number; items: { status: string }[] }>();
+    expect(report.added).toBe(0);
+    expect(report.failed).toBe(0);
+    expect(report.unchanged).toBeGreaterThanOrEqual(25);
+    expect(report.items.every((i) => i.status === 'unchanged')).toBe(true);
+  });
+
+  it('finds the espresso section for an espresso question', async () => {
+    const r = await runCli(['search', 'How long should an espresso shot take?', '--vault', vault, '--json', '--limit', '3']);
+    expect(r.code, r.stderr).toBe(0);
+    const { results } = r.json<{ results: Hit[] }>();
+    expect(results.length).toBeGreaterThan(0);
+    expect(results[0]!.source).toMatch(/coffee/);
+    expect(results.map((h) => h.selection_rank)).toEqual(results.map((_, i) => i));
+  });
+
+  it('search --queries prints one JSON line per query', async () => {
+    const file = join(tmp.dir, 'q.jsonl');
+    writeFileSync(file, ['{"id": "a", "text": "sourdough starter temperature"}', '{"id": 7, "text": "bicycle chain wear"}'].join('\n'));
+    const r = await runCli(['search', '--queries', file, '--limit', '4', '--json', '--vault', vault]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: unknown; results: Hit[] });
+    expect(lines.map((l) => l.id)).toEqual(['a', 7]);
+    for (const l of lines) {
+      expect(l.results.length).toBeGreaterThan(0);
+      expect(l.results.length).toBeLessThanOrEqual(4);
+      expect(Object.keys(l.results[0]!)).toEqual(expect.arrayContaining(['doc_id', 'source', 'section_id', 'score']));
+    }
+  });
+
+  it('lexical and vector legs can be run alone', async () => {
+    for (const legs of ['lexical', 'vector']) {
+      const r = await runCli(['search', 'honey bee swarm', '--legs', legs, '--json', '--vault', vault, '--select', 'topk']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json<{ results: Hit[] }>().results.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('context numbers sections and read prints one', async () => {
+    const r = await runCli(['context', 'What causes global warming besides greenhouse gases?', '--json', '--vault', vault]);
+    expect(r.code, r.stderr).toBe(0);
+    const { sections } = r.json<{ sections: (Hit & { n: number; text: string })[] }>();
+    expect(sections.map((s) => s.n)).toEqual(sections.map((_, i) => i + 1));
+    const texts = sections.map((s) => s.text.replace(/\s+/g, ' ').trim());
+    expect(new Set(texts).size).toBe(texts.length);
+    const read = await runCli(['read', sections[0]!.section_id, '--vault', vault]);
+    expect(read.code).toBe(0);
+    expect(read.stdout).toContain(sections[0]!.breadcrumb);
+  });
+
+  it('docs, batches and doctor work; doctor shows the embedder and where config came from', async () => {
+    const docs = await runCli(['docs', '--json', '--vault', vault]);
+    expect(docs.json<unknown[]>().length).toBeGreaterThanOrEqual(25);
+    const batches = await runCli(['batches', '--json', '--vault', vault]);
+    expect(batches.json<{ status: string }[]>().length).toBe(2);
+    const doctor = await runCli(['doctor', '--json', '--vault', vault], { env: { QUIVER_LIMIT: '7' } });
+    const d = doctor.json<{ embedder: { configured: string; ok: boolean }; config: Record<string, { value: unknown; from: string }> }>();
+    expect(d.embedder.ok).toBe(true);
+    expect(d.config['search.limit']).toEqual({ value: 7, from: 'env' });
+    expect(d.config.vault?.from).toBe('flag');
+  });
+
+  it('bad input gets a clear message, a usage exit code and changes nothing', async () => {
+    const before = await runCli(['docs', '--json', '--vault', vault]);
+    const r = await runCli(['search', 'x', '--limit', '0', '--vault', vault]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--limit must be a positive integer/);
+    expect((await runCli(['search', '--vault', vault])).code).toBe(2);
+    expect((await runCli(['nonsense'])).code).toBe(2);
+    expect((await runCli(['search', 'x', '--bogus-flag', '--vault', vault])).code).toBe(2);
+    const env = await runCli(['search', 'x', '--vault', vault], { env: { QUIVER_SELECT: 'best' } });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toMatch(/select\.method/);
+    expect((await runCli(['docs', '--json', '--vault', vault])).stdout).toBe(before.stdout);
+  });
+});
+
+describe('quiver add: bad files, stdin and undo', () => {
+  it('reports each bad file with its reason, ingests the good ones, exits 4; undo removes the batch', async () => {
+    const t = tempDir();
+    const v = join(t.dir, 'v.db');
+    const docs = join(t.dir, 'docs');
+    mkdirSync(join(docs, 'node_modules', 'x'), { recursive: true });
+    mkdirSync(join(docs, '.hidden'), { recursive: true });
+    writeFileSync(join(docs, 'good.md'), '# Good\n\nPlants need light and water to grow.\n');
+    writeFileSync(join(docs, 'empty.txt'), '   \n');
+    writeFileSync(join(docs, 'binary.txt'), Buffer.from([0, 1, 2, 3, 0, 0, 255, 0]));
+    writeFileSync(join(docs, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x6f, 0x6b]));
+    writeFileSync(join(docs, 'broken.pdf'), '%PDF-1.4\nthis is not really a pdf\n');
+    writeFileSync(join(docs, 'node_modules', 'x', 'dep.md'), '# Dependency\n\nnever indexed\n');
+    writeFileSync(join(docs, '.hidden', 'secret.md'), '# Hidden\n\nnever indexed\n');
+    const r = await runCli(['add', docs, '--vault', v, '--json']);
+    expect(r.code).toBe(4);
+    const report = r.json<{ added: number; failed: number; items: { source: string; status: string; error?: { code: string } }[] }>();
+    expect(report.added).toBe(1);
+    const failed = Object.fromEntries(report.items.filter((i) => i.status === 'failed').map((i) => [i.source.split('/').pop(), i.error?.code]));
+    expect(failed).toEqual({ 'empty.txt': 'EMPTY_FILE', 'binary.txt': 'BINARY_FILE', 'latin1.txt': 'INVALID_UTF8', 'broken.pdf': 'CORRUPT_FILE' });
+    expect(report.items.some((i) => i.source.includes('node_modules') || i.source.includes('.hidden'))).toBe(false);
+
+    const stdin = await runCli(['add', '-', '--title', 'A note', '--source', 'note:1', '--vault', v, '--json'], { stdin: 'Ferns grow in shade and need humid air.' });
+    expect(stdin.code, stdin.stderr).toBe(0);
+    expect((await runCli(['search', 'ferns shade', '--vault', v, '--json'])).json<{ results: Hit[] }>().results[0]?.source).toBe('note:1');
+    const undo = await runCli(['undo', '--vault', v, '--json']);
+    expect(undo.json<{ removed: number }>().removed).toBe(1);
+    expect((await runCli(['search', 'ferns shade', '--legs', 'lexical', '--vault', v, '--json'])).json<{ results: Hit[] }>().results).toEqual([]);
+    t.cleanup();
+  });
+
+  it('updating a file keeps its id and undo restores the previous version', async () => {
+    const t = tempDir();
+    const v = join(t.dir, 'v.db');
+    const f = join(t.dir, 'plan.md');
+    writeFileSync(f, '# Plan\n\nWe will plant tomatoes in May.\n');
+    const a = (await runCli(['add', f, '--vault', v, '--json'])).json<{ items: { docId: string; status: string }[] }>();
+    writeFileSync(f, '# Plan\n\nWe will plant peppers in June.\n');
+    const b = (await runCli(['add', f, '--vault', v, '--json'])).json<{ items: { docId: string; status: string }[] }>();
+    expect(b.items[0]).toMatchObject({ status: 'updated', docId: a.items[0]!.docId });
+    expect((await runCli(['search', 'tomatoes', '--legs', 'lexical', '--vault', v, '--json'])).json<{ results: Hit[] }>().results).toEqual([]);
+    await runCli(['undo', '--vault', v]);
+    const hits = (await runCli(['search', 'tomatoes', '--legs', 'lexical', '--vault', v, '--json'])).json<{ results: Hit[] }>().results;
+    expect(hits.map((h) => h.doc_id)).toEqual([a.items[0]!.docId]);
+    expect((await runCli(['search', 'peppers', '--legs', 'lexical', '--vault', v, '--json'])).json<{ results: Hit[] }>().results).toEqual([]);
+    t.cleanup();
+  });
+});
