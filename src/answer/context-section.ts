@@ -1,0 +1,32 @@
+/**
+ * One numbered entry of an answer's context: what `[n]` in an answer points at.
+ */
+
+/**
+ * A retrieved section as the generator sees it. `n` is its 1-based position in the prompt and the
+ * number an answer cites; `text` is the section text (after budgets when it comes from a `Prompt`).
+ *
+ * @example
+ * const s: ContextSection = {
+ *   n: 1, sectionId: 'a1b2c3d4e5f60718#2', docId: 'a1b2c3d4e5f60718', title: 'Boiling',
+ *   breadcrumb: 'Kitchen › Eggs › Boiling', source: 'kitchen.md', pages: null,
+ *   text: 'Boil the eggs for ten minutes.', score: 0.82,
+ * };
+ */
+export interface ContextSection {
+  /** 1-based position in the context; the number an answer cites as `[n]`. */
+  n: number;
+  /** `<doc_id>#<seq>`. */
+  sectionId: string;
+  docId: string;
+  title: string;
+  /** `Doc › H1 › H2`. */
+  breadcrumb: string;
+  /** The file name or JSONL id the section was read from. */
+  source: string;
+  /** First and last page for paged sources (PDF), else null. */
+  pages: [number, number] | null;
+  text: string;
+  /** Retrieval score, higher is better. */
+  score: number;
+}

@@ -1,0 +1,333 @@
+/**
+ * The extractive generator, quiver's offline default: it answers with the sentences of the numbered
+ * sections that best answer the question, each cited with its section number. It never writes a word
+ * that is not in a source, so its faithfulness is 1 by construction; its usefulness is measured.
+ */
+import { QuiverError } from '../../errors.js';
+import { cosine } from '../../math/vector.js';
+import { contentTerms, words } from '../../text/tokens.js';
+import { parseCitations, stripCitations } from '../citations.js';
+import { estimateTokens, type GenerateOptions, type GenerateResult, type Generator } from '../generator.js';
+import { CUT_MARK, type Prompt } from '../prompt.js';
+import { splitSentences } from '../sentences.js';
+
+/** The whole answer when no sentence clears the floor. It carries no citation. */
+export const NOT_IN_SOURCES = 'The sources do not answer this question.';
+export const DEFAULT_MAX_SENTENCES = 3;
+export const DEFAULT_MAX_WORDS = 80;
+/** Minimum idf-weighted share of the question's content terms a sentence must contain (strictly above). */
+export const DEFAULT_EXTRACTIVE_FLOOR = 0.2;
+/** With `embed`: a sentence whose cosine to the question is at least this is eligible too. */
+export const DEFAULT_EMBED_FLOOR = 0.5;
+/** With `embed`: score = (1 − w)·lexical + w·max(0, cosine). */
+export const DEFAULT_EMBED_WEIGHT = 0.5;
+/** Added to a sentence that has the answer type the question asks for (a duration for "how long"). */
+export const DEFAULT_ANSWER_TYPE_BONUS = 0.15;
+/** Subtracted per sentence already chosen from the same section. */
+export const DEFAULT_DIVERSITY_PENALTY = 0.15;
+/** Two sentences whose word-set Jaccard is at least this are repeats; the later pick is dropped. */
+export const DEFAULT_REPEAT_JACCARD = 0.7;
+/** Sentences scoring below this share of the best score are not added. */
+export const DEFAULT_RELATIVE_FLOOR = 0.5;
+/** Sentences with fewer words are not candidates (headings, labels). */
+export const MIN_SENTENCE_WORDS = 3;
+/** Weight of term density (matched question terms / sentence terms): a tie-breaker for focus. */
+const DENSITY_WEIGHT = 0.05;
+/** Subtracted from a line without terminal punctuation (a heading or fragment). */
+const FRAGMENT_PENALTY = 0.1;
+
+export interface ExtractiveOptions {
+  /** Optional embedding function (unit vectors); adds cosine to the lexical score. */
+  embed?: (texts: string[]) => Promise<Float32Array[]>;
+  /** Defaults to `DEFAULT_MAX_SENTENCES` (3). */
+  maxSentences?: number;
+  /** Defaults to `DEFAULT_MAX_WORDS` (80); citation markers are not counted. */
+  maxWords?: number;
+  /** Defaults to `DEFAULT_EXTRACTIVE_FLOOR` (0.2), in [0, 1]. */
+  floor?: number;
+  /** Defaults to `DEFAULT_EMBED_FLOOR` (0.5). */
+  embedFloor?: number;
+  /** Defaults to `DEFAULT_DIVERSITY_PENALTY` (0.15). */
+  diversityPenalty?: number;
+  /** Defaults to `DEFAULT_REPEAT_JACCARD` (0.7). */
+  repeatJaccard?: number;
+  /** Defaults to `DEFAULT_RELATIVE_FLOOR` (0.5). */
+  relativeFloor?: number;
+}
+
+/** What kind of answer a question asks for, when it is recognisable. */
+export type AnswerType = 'duration' | 'temperature' | 'quantity' | 'date';
+
+const NUMBER_WORD =
+  '(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred|thousand|million|billion|a few|several|a couple of|half an?)';
+const QUESTION_TYPES: readonly [AnswerType, RegExp][] = [
+  ['duration', /\bhow long\b|\bhow much time\b|\bhow soon\b|\bduration\b/iu],
+  ['temperature', /\btemperature\b|\bhow (?:hot|cold|warm)\b|\bdegrees?\b/iu],
+  [
+    'quantity',
+    /\bhow (?:many|much|big|large|tall|far|heavy|old|fast|often)\b|\bnumber of\b|\bwhat (?:percentage|percent|size)\b/iu,
+  ],
+  ['date', /^\s*when\b|\bwhat (?:year|date|day|month|time)\b|\bwhich (?:year|date|day|month)\b/iu],
+];
+const ANSWER_PATTERNS: Record<AnswerType, RegExp> = {
+  duration: new RegExp(
+    `(?:\\d+(?:[.,]\\d+)?|\\b${NUMBER_WORD})(?:\\s*(?:-|–|to)\\s*\\d+)?\\s*(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|yrs?|ms|s|h)\\b`,
+    'iu',
+  ),
+  temperature: /\d+(?:[.,]\d+)?\s*(?:°\s*[CFK]?|º|℃|℉|degrees?\b|deg\b)/iu,
+  quantity: new RegExp(`\\d|\\b${NUMBER_WORD}\\b`, 'iu'),
+  date: /\b(?:1\d{3}|20\d{2})\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}(?:st|nd|rd|th)\b|\bcentury\b/iu,
+};
+
+/** The answer type `question` asks for, or null ("how long" → duration, "when" → date, …). */
+export function answerType(question: string): AnswerType | null {
+  for (const [type, re] of QUESTION_TYPES) if (re.test(question)) return type;
+  return null;
+}
+
+/**
+ * The question's content terms without its answer-type cue ("how long", "how many", "what
+ * temperature"): a cue names the kind of answer, not its topic, and rarely appears in the answer.
+ */
+export function questionTerms(question: string): Set<string> {
+  const type = answerType(question);
+  const cue = QUESTION_TYPES.find(([t]) => t === type)?.[1];
+  return new Set(contentTerms(cue === undefined ? question : question.replace(cue, ' ')));
+}
+
+/** True when `sentence` contains an answer of `type` (a duration, a temperature, a number, a date). */
+export function hasAnswerType(type: AnswerType, sentence: string): boolean {
+  return ANSWER_PATTERNS[type].test(sentence);
+}
+
+/**
+ * Smoothed idf over candidate term sets: idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5)), always > 0;
+ * a term in no candidate (df = 0) gets the largest weight. `idf(t)` for an unseen term uses df = 0.
+ */
+export function idfWeights(termSets: readonly ReadonlySet<string>[]): (term: string) => number {
+  const df = new Map<string, number>();
+  for (const set of termSets) for (const t of set) df.set(t, (df.get(t) ?? 0) + 1);
+  const n = termSets.length;
+  return (t) => {
+    const d = df.get(t) ?? 0;
+    return Math.log(1 + (n - d + 0.5) / (d + 0.5));
+  };
+}
+
+/**
+ * Idf-weighted coverage of the question terms Q by a sentence's terms S:
+ * Σ_{t∈Q∩S} idf(t) / Σ_{t∈Q} idf(t), in [0, 1]. Empty Q → 0.
+ */
+export function lexicalCoverage(
+  question: ReadonlySet<string>,
+  sentence: ReadonlySet<string>,
+  idf: (term: string) => number,
+): number {
+  let total = 0;
+  let hit = 0;
+  for (const t of question) {
+    const w = idf(t);
+    total += w;
+    if (sentence.has(t)) hit += w;
+  }
+  return total > 0 ? hit / total : 0;
+}
+
+/** Jaccard |A∩B| / |A∪B|; two empty sets → 0 (nothing to call a repeat). */
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 0;
+  let inter = 0;
+  for (const x of a) if (b.has(x)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+
+interface Candidate {
+  n: number;
+  position: number;
+  text: string;
+  terms: Set<string>;
+  wordSet: Set<string>;
+  wordCount: number;
+  score: number;
+  eligible: boolean;
+}
+
+function wordCount(text: string): number {
+  return text.split(/\s+/u).filter((w) => w.length > 0).length;
+}
+
+/** Sentences of a budgeted section: a trailing fragment cut by the prompt budget (`word…`) is dropped. */
+function sectionSentences(text: string): string[] {
+  const sentences = splitSentences(text);
+  const last = sentences[sentences.length - 1];
+  if (last !== undefined && text.trimEnd().endsWith(CUT_MARK) && /[\p{L}\p{N},;:]…$/u.test(last))
+    sentences.pop();
+  return sentences;
+}
+
+function candidates(prompt: Prompt): Candidate[] {
+  const out: Candidate[] = [];
+  for (const s of prompt.sections) {
+    sectionSentences(s.text).forEach((raw, position) => {
+      const text = parseCitations(raw).length > 0 ? stripCitations(raw) : raw;
+      const count = wordCount(text);
+      if (count < MIN_SENTENCE_WORDS) return;
+      out.push({
+        n: s.n,
+        position,
+        text,
+        terms: new Set(contentTerms(text)),
+        wordSet: new Set(words(text)),
+        wordCount: count,
+        score: 0,
+        eligible: false,
+      });
+    });
+  }
+  return out;
+}
+
+function positive(name: string, value: number, integer: boolean): number {
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw new QuiverError(
+      'BAD_INPUT',
+      `quiver: ${name} must be a positive ${integer ? 'integer' : 'number'}, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+function aborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted === true) throw new QuiverError('ABORTED', 'quiver: extractive generation was aborted');
+}
+
+/**
+ * Create the extractive generator.
+ *
+ * Scoring per candidate sentence (sections split by `splitSentences`, fewer than 3 words skipped):
+ * lexical = idf-weighted coverage of the question's content terms without its answer-type cue
+ * (`questionTerms`; idf over the candidates);
+ * with `embed`, base = 0.5·lexical + 0.5·max(0, cosine(question, sentence)), else base = lexical;
+ * score = base + 0.05·density + 0.15 when the sentence has the answer type the question asks for
+ * − 0.1 for a line without terminal punctuation. Eligible: lexical > `floor` or (with `embed`)
+ * cosine ≥ `embedFloor`. Selection is greedy by score − `diversityPenalty` × (sentences already taken
+ * from that section), skipping repeats (word Jaccard ≥ `repeatJaccard`), sentences below
+ * `relativeFloor` × the best score and sentences that would exceed `maxWords` (a lone first sentence
+ * longer than `maxWords` is cut at a word with `…`). The chosen sentences are ordered by section
+ * number and position and each is written verbatim (whitespace normalised, any `[n]` markers of the
+ * source removed) followed by ` [n]`. No eligible sentence → exactly `NOT_IN_SOURCES`.
+ * Token usage is estimated as ⌈chars/4⌉. Deterministic: ties break by section, then position.
+ * @example
+ * const gen = createExtractiveGenerator();
+ * const { text } = await gen.generate(buildPrompt('How long do I boil eggs?', sections));
+ */
+export function createExtractiveGenerator(options: ExtractiveOptions = {}): Generator {
+  const maxSentences = positive('maxSentences', options.maxSentences ?? DEFAULT_MAX_SENTENCES, true);
+  const maxWords = positive('maxWords', options.maxWords ?? DEFAULT_MAX_WORDS, true);
+  const floor = options.floor ?? DEFAULT_EXTRACTIVE_FLOOR;
+  if (!(floor >= 0 && floor <= 1)) {
+    throw new QuiverError('BAD_INPUT', `quiver: floor must be in [0, 1], got ${String(floor)}`);
+  }
+  const embedFloor = options.embedFloor ?? DEFAULT_EMBED_FLOOR;
+  const diversityPenalty = options.diversityPenalty ?? DEFAULT_DIVERSITY_PENALTY;
+  const repeatJaccard = options.repeatJaccard ?? DEFAULT_REPEAT_JACCARD;
+  const relativeFloor = options.relativeFloor ?? DEFAULT_RELATIVE_FLOOR;
+  const embed = options.embed;
+  const id = `extractive:v1:s${maxSentences}:w${maxWords}:f${floor}${embed === undefined ? '' : ':embed'}`;
+
+  async function score(prompt: Prompt, cands: Candidate[], signal: AbortSignal | undefined): Promise<void> {
+    const q = questionTerms(prompt.question);
+    const idf = idfWeights(cands.map((c) => c.terms));
+    const type = answerType(prompt.question);
+    let cos: number[] | null = null;
+    if (embed !== undefined && cands.length > 0) {
+      const vectors = await embed([prompt.question, ...cands.map((c) => c.text)]);
+      aborted(signal);
+      if (vectors.length !== cands.length + 1) {
+        throw new QuiverError(
+          'INTERNAL',
+          `quiver: embed returned ${vectors.length} vectors for ${cands.length + 1} texts`,
+        );
+      }
+      const qv = vectors[0]!;
+      cos = cands.map((_, i) => cosine(qv, vectors[i + 1]!));
+    }
+    cands.forEach((c, i) => {
+      const lexical = lexicalCoverage(q, c.terms, idf);
+      const similarity = cos?.[i] ?? null;
+      let matched = 0;
+      for (const t of c.terms) if (q.has(t)) matched++;
+      const density = c.terms.size > 0 ? matched / c.terms.size : 0;
+      const base =
+        similarity === null
+          ? lexical
+          : (1 - DEFAULT_EMBED_WEIGHT) * lexical + DEFAULT_EMBED_WEIGHT * Math.max(0, similarity);
+      c.eligible = lexical > floor || (similarity !== null && similarity >= embedFloor);
+      c.score =
+        base +
+        DENSITY_WEIGHT * density +
+        (type !== null && hasAnswerType(type, c.text) ? DEFAULT_ANSWER_TYPE_BONUS : 0) -
+        (/[.!?…]["'”’)\]]*$/u.test(c.text) ? 0 : FRAGMENT_PENALTY);
+    });
+  }
+
+  function select(cands: Candidate[]): { c: Candidate; text: string }[] {
+    const pool = cands
+      .filter((c) => c.eligible)
+      .sort((a, b) => b.score - a.score || a.n - b.n || a.position - b.position);
+    const top = pool[0];
+    if (top === undefined) return [];
+    const minScore = relativeFloor * top.score;
+    const chosen: Candidate[] = [];
+    const perSection = new Map<number, number>();
+    let used = 0;
+    while (chosen.length < maxSentences) {
+      let best: Candidate | null = null;
+      let bestScore = -Infinity;
+      for (const c of pool) {
+        if ((c !== top && c.score < minScore) || chosen.includes(c) || used + c.wordCount > maxWords)
+          continue;
+        if (chosen.some((x) => jaccard(x.wordSet, c.wordSet) >= repeatJaccard)) continue;
+        const adjusted = c.score - diversityPenalty * (perSection.get(c.n) ?? 0);
+        if (adjusted > bestScore) {
+          best = c;
+          bestScore = adjusted;
+        }
+      }
+      if (best === null) break;
+      chosen.push(best);
+      perSection.set(best.n, (perSection.get(best.n) ?? 0) + 1);
+      used += best.wordCount;
+    }
+    if (chosen.length === 0) {
+      // Every eligible sentence is longer than the word budget: cut the best one at a word.
+      const cut = top.text.split(/\s+/u).slice(0, maxWords).join(' ');
+      return [{ c: top, text: `${cut}${CUT_MARK}` }];
+    }
+    return chosen.sort((a, b) => a.n - b.n || a.position - b.position).map((c) => ({ c, text: c.text }));
+  }
+
+  return {
+    id,
+    async generate(prompt: Prompt, generateOptions: GenerateOptions = {}): Promise<GenerateResult> {
+      const { signal, onToken } = generateOptions;
+      aborted(signal);
+      const cands = candidates(prompt);
+      await score(prompt, cands, signal);
+      const picked = select(cands);
+      const pieces =
+        picked.length === 0
+          ? [NOT_IN_SOURCES]
+          : picked.map((p, i) => `${i === 0 ? '' : ' '}${p.text} [${p.c.n}]`);
+      if (onToken !== undefined) for (const piece of pieces) onToken(piece);
+      const text = pieces.join('');
+      return {
+        text,
+        usage: {
+          promptTokens: estimateTokens(`${prompt.system}\n${prompt.user}`),
+          completionTokens: estimateTokens(text),
+        },
+      };
+    },
+  };
+}
