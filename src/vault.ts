@@ -1,4 +1,11 @@
+import { answerFromContext, type AskResult } from './answer/ask.js';
+import type { ContextSection } from './answer/context-section.js';
+import type { Generator } from './answer/generator.js';
+import { createExtractiveGenerator } from './answer/generators/extractive.js';
+import { createOpenAIGenerator } from './answer/generators/openai-compatible.js';
 import { createHashingEmbedder } from './embed/hashing.js';
+import { bestChunks } from './retrieve/sections.js';
+import { contentTerms } from './text/tokens.js';
 import type { Embedder } from './embed/embedder.js';
 import { QuiverError } from './errors.js';
 import { loadConfig, type Config, type ConfigKey, type LoadedConfig } from './config.js';
@@ -19,6 +26,14 @@ export interface SearchOptions {
   filter?: SearchFilter;
   select?: Partial<SelectionOptions>;
   signal?: AbortSignal;
+}
+
+export type GeneratorName = 'extractive' | 'openai';
+
+/** Options of `ask`: retrieval options plus the generator and streaming. */
+export interface AskOptions extends SearchOptions {
+  generator?: GeneratorName;
+  onToken?: (t: string) => void;
 }
 
 /** A section read in full: its own text plus its descendants', in document order. */
@@ -53,6 +68,10 @@ async function embedderFor(c: Config): Promise<Embedder> {
  * (`ingest`, `hybridRetrieve`, `searchSections`, …); this facade wires them with the config.
  */
 export class Vault {
+  /** Tokens spent by `ask` through this Vault (the session of QUIVER_TOKEN_BUDGET). */
+  spentTokens = 0;
+  private readonly generators = new Map<GeneratorName, Generator>();
+
   private constructor(
     readonly store: Store,
     readonly embedder: Embedder,
@@ -187,6 +206,87 @@ export class Vault {
       out.push({ ...h, text: body, n: out.length + 1 });
     }
     return { sections: out, timings: r.timings };
+  }
+
+  /**
+   * The generator named (default: the configured one). The extractive generator is offline and
+   * uses the vault's embedder; `openai` needs `generator.model` and `generator.baseURL`.
+   */
+  generator(name: GeneratorName = this.config['generator.provider']): Generator {
+    const cached = this.generators.get(name);
+    if (cached !== undefined) return cached;
+    const c = this.config;
+    let g: Generator;
+    if (name === 'extractive') {
+      g = createExtractiveGenerator({ embed: (texts) => this.embedder.embed(texts, { purpose: 'document' }) });
+    } else {
+      if (c['generator.model'] === '' || c['generator.baseURL'] === '') {
+        throw new QuiverError('CONFIG', 'quiver: the openai generator needs generator.model and generator.baseURL (QUIVER_MODEL, QUIVER_BASE_URL)');
+      }
+      g = createOpenAIGenerator({
+        baseURL: c['generator.baseURL'],
+        model: c['generator.model'],
+        apiKeyEnv: c['generator.apiKeyEnv'],
+        temperature: c['generator.temperature'],
+        maxTokens: c['generator.maxTokens'],
+        timeoutMs: c['generator.timeoutMs'],
+      });
+    }
+    this.generators.set(name, g);
+    return g;
+  }
+
+  /**
+   * Context sections for a prompt. A section longer than the per-section budget is focused on the
+   * chunks that match the question (in document order, joined by ` … `) instead of being cut at its
+   * start.
+   */
+  async promptContext(question: string, options: SearchOptions = {}): Promise<{ sections: ContextSection[]; timings: Record<string, number> }> {
+    const budget = this.config['context.sectionChars'];
+    const r = await this.context(question, options);
+    const terms = new Set(contentTerms(question));
+    const sections: ContextSection[] = [];
+    for (const h of r.sections) {
+      let text = h.text;
+      if ([...text].length > budget) {
+        const chunks = await this.store.chunksOfSections([h.sectionId]);
+        const ranked = bestChunks(chunks, terms, h.chunkIds);
+        const keep: typeof chunks = [];
+        let used = 0;
+        for (const c of ranked) {
+          if (keep.length > 0 && used + c.text.length > budget) break;
+          keep.push(c);
+          used += c.text.length + 3;
+        }
+        text = keep.sort((a, b) => a.ord - b.ord).map((c) => c.text.trim()).join(' … ');
+      }
+      sections.push({ n: h.n, sectionId: h.sectionId, docId: h.docId, title: h.title, breadcrumb: h.breadcrumb, source: h.source, pages: h.pages, text, score: h.score });
+    }
+    return { sections, timings: r.timings };
+  }
+
+  /**
+   * Answer a question from the vault with `[n]` citations: context (after selection), prompt,
+   * generator, claims. Refuses before calling a model when `tokenBudget` would be exceeded.
+   */
+  async ask(question: string, options: AskOptions = {}): Promise<AskResult> {
+    if (typeof question !== 'string' || question.trim() === '') throw new QuiverError('BAD_INPUT', 'quiver: ask needs a question');
+    const t0 = performance.now();
+    const ctx = await this.promptContext(question, options);
+    const t1 = performance.now();
+    const generator = this.generator(options.generator);
+    const budget = this.config.tokenBudget;
+    const r = await answerFromContext(question, ctx.sections, generator, {
+      budgets: { sectionChars: this.config['context.sectionChars'], totalChars: this.config['context.totalChars'] },
+      maxTokens: this.config['generator.maxTokens'],
+      ...(budget > 0 ? { remainingTokens: Math.max(0, budget - this.spentTokens) } : {}),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onToken === undefined ? {} : { onToken: options.onToken }),
+    });
+    this.spentTokens += r.usage.promptTokens + r.usage.completionTokens;
+    const { generateMs, ...rest } = r;
+    const timings = { ...ctx.timings, contextMs: t1 - t0, generateMs, totalMs: performance.now() - t0 };
+    return { ...rest, timings, transcriptId: null };
   }
 
   /** A section with its descendants' text. */

@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { addCommand } from './add.js';
+import { askCommand } from './ask.js';
 import { batchesCommand, undoCommand } from './batches.js';
 import { doctorCommand, initCommand } from './init-doctor.js';
 import { docsCommand, readCommand } from './read.js';
@@ -12,6 +13,7 @@ export const COMMANDS: readonly Command[] = [
   searchCommand,
   sectionsCommand,
   contextCommand,
+  askCommand,
   readCommand,
   docsCommand,
   batchesCommand,
