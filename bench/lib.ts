@@ -32,8 +32,13 @@ export function mean(xs: readonly number[]): number {
 
 /** A Markdown table. */
 export function mdTable(headers: string[], rows: (string | number)[][]): string {
-  const fmt = (v: string | number): string => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : v);
-  return [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(fmt).join(' | ')} |`)].join('\n');
+  const fmt = (v: string | number): string =>
+    typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : v;
+  return [
+    `| ${headers.join(' | ')} |`,
+    `| ${headers.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.map(fmt).join(' | ')} |`),
+  ].join('\n');
 }
 
 /** Save one benchmark's Markdown section (RESULTS.md is assembled from all sections). */
@@ -52,7 +57,14 @@ export function machine(): string {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   let sqlite = '?';
   try {
-    sqlite = execFileSync(process.execPath, ['-e', "const D=require('better-sqlite3');console.log(new D(':memory:').prepare('select sqlite_version() v').get().v)"], { encoding: 'utf8' }).trim();
+    sqlite = execFileSync(
+      process.execPath,
+      [
+        '-e',
+        "const D=require('better-sqlite3');console.log(new D(':memory:').prepare('select sqlite_version() v').get().v)",
+      ],
+      { encoding: 'utf8' },
+    ).trim();
   } catch {
     /* reported as ? */
   }
@@ -61,8 +73,14 @@ export function machine(): string {
 
 /** Run the quiver CLI as a child process (as other tools would) and return stdout. */
 export function quiver(args: string[], input?: string): string {
-  const r = spawnSync(process.execPath, ['bin/quiver.js', ...args], { encoding: 'utf8', maxBuffer: 1 << 30, input, env: { ...process.env, QUIVER_PROGRESS: 'false' } });
-  if (r.status !== 0 && r.status !== 4) throw new Error(`quiver ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+  const r = spawnSync(process.execPath, ['bin/quiver.js', ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    input,
+    env: { ...process.env, QUIVER_PROGRESS: 'false' },
+  });
+  if (r.status !== 0 && r.status !== 4)
+    throw new Error(`quiver ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
   return r.stdout;
 }
 

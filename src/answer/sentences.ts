@@ -35,6 +35,8 @@ const CITATION_START = /^\[\s*\d/u;
 const BULLET = /^(?:[-*•–+]|\d{1,3}[.)]|[a-z][)]|#{1,6})$/u;
 /** A sentence that is only a list marker or numbering so far (`1.`, `(a)`, `iv.`). */
 const MARKER_ONLY = /^(?:\(?\d{1,3}[.)]|\(?[a-z][.)]|\(?[ivx]{1,4}[.)]|[-*•–+])$/iu;
+/** A line at least this long that ends without terminal punctuation is hard-wrapped prose: the next line continues it. */
+export const WRAPPED_LINE_CHARS = 60;
 const OPENERS = /^[(["'“‘«]+/u;
 
 interface Token {
@@ -93,7 +95,8 @@ function endsSentence(current: string, next: string): boolean {
  * Splits at whitespace after terminal punctuation (`.`, `!`, `?`, `…`), keeping closing quotes and
  * citation markers that follow (`warming. [2] Next` → `warming. [2]` | `Next`); at blank lines; and
  * at single newlines unless the next line continues the sentence (it starts with a lower-case letter,
- * a digit or `[n]`, or the line ended with `,` `;` `-`). A line starting with a list marker always
+ * a digit or `[n]`, or the line ended with `,` `;` `-`, or the line was long enough to be hard-wrapped
+ * prose: `WRAPPED_LINE_CHARS`). A line starting with a list marker always
  * starts a new sentence. Periods inside tokens (3.14, v2.0.1, URLs, e-mail addresses) never split;
  * neither do abbreviations (e.g., i.e., Dr., Fig., et al., vs.), initials, dotted acronyms (U.S.)
  * or a word that follows in lower case. Whitespace inside a sentence is normalised to one space.
@@ -104,7 +107,14 @@ export function splitSentences(text: string): string[] {
   const out: string[] = [];
   let current: string[] = [];
   let prev = '';
+  let lineLength = 0;
+  let previousLine = 0;
   for (const tok of tokenize(text)) {
+    if (tok.breaks > 0) {
+      previousLine = lineLength;
+      lineLength = 0;
+    }
+    lineLength += tok.text.length + 1;
     if (current.length > 0) {
       const sentence = current.join(' ');
       let split: boolean;
@@ -112,7 +122,10 @@ export function splitSentences(text: string): string[] {
       else if (endsSentence(sentence, tok.text)) split = true;
       else if (tok.breaks === 1) {
         const continues =
-          /^[\p{Ll}\p{N}]/u.test(tok.text) || CITATION_START.test(tok.text) || /[,;\-–]$/u.test(prev);
+          /^[\p{Ll}\p{N}]/u.test(tok.text) ||
+          CITATION_START.test(tok.text) ||
+          /[,;\-–]$/u.test(prev) ||
+          previousLine >= WRAPPED_LINE_CHARS;
         split = BULLET.test(tok.text) || !continues;
       } else split = false;
       if (split) {

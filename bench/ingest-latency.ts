@@ -1,0 +1,154 @@
+// Ingest throughput (demo corpus, SciFact) and query latency of each leg at 10k and 100k chunks.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createPrng } from '../src/math/prng.js';
+import { Vault } from '../src/index.js';
+import { dataPath, mdTable, median, OUT_DIR, percentile, writeSection } from './lib.js';
+
+function dropVault(path: string): void {
+  for (const s of ['', '-wal', '-shm']) rmSync(path + s, { force: true });
+}
+
+/** Ingest `inputs` into a fresh vault `runs` times; chunks/s per run. */
+async function ingestRuns(
+  name: string,
+  inputs: string[],
+  runs: number,
+): Promise<{ chunks: number; docs: number; rates: number[]; secs: number[] }> {
+  const rates: number[] = [];
+  const secs: number[] = [];
+  let chunks = 0;
+  let docs = 0;
+  for (let i = 0; i < runs; i++) {
+    const path = join(OUT_DIR, `ingest-${name}.db`);
+    dropVault(path);
+    const v = await Vault.open({ overrides: { vault: path } });
+    const t = performance.now();
+    const r = await v.add(inputs);
+    const s = (performance.now() - t) / 1000;
+    chunks = r.items.reduce((n, it) => n + (it.chunks ?? 0), 0);
+    docs = r.items.filter((it) => it.status === 'added').length;
+    rates.push(chunks / s);
+    secs.push(s);
+    await v.close();
+  }
+  return { chunks, docs, rates, secs };
+}
+
+/** A JSONL corpus of `n` chunks' worth of text re-assembled from SciFact sentences (real text, new documents). */
+function syntheticCorpus(target: number, seed: number): string {
+  const file = join(OUT_DIR, `synthetic-${target}.jsonl`);
+  if (existsSync(file)) return file;
+  const src = dataPath('scifact', 'corpus.jsonl');
+  const sentences: string[] = [];
+  if (src !== null) {
+    for (const l of readFileSync(src, 'utf8').split('\n')) {
+      if (l.trim() === '') continue;
+      const o = JSON.parse(l) as { text: string };
+      for (const s of o.text.split(/(?<=\.)\s+/)) if (s.length > 40) sentences.push(s);
+    }
+  } else {
+    for (let i = 0; i < 5000; i++)
+      sentences.push(
+        `Sentence ${i} about topic ${i % 97} and measurement ${i % 13} of the sample under condition ${i % 7}.`,
+      );
+  }
+  const rng = createPrng(seed);
+  const lines: string[] = [];
+  // Each document: 3 paragraphs of ~480 characters → 3 chunks.
+  for (let d = 0; d < Math.ceil(target / 3); d++) {
+    const paras: string[] = [];
+    for (let p = 0; p < 3; p++) {
+      let para = '';
+      while (para.length < 420) para += sentences[rng.int(sentences.length)] + ' ';
+      paras.push(para.trim());
+    }
+    lines.push(JSON.stringify({ _id: `syn-${d}`, title: `Synthetic note ${d}`, text: paras.join('\n\n') }));
+  }
+  writeFileSync(file, lines.join('\n') + '\n');
+  return file;
+}
+
+async function latency(
+  vaultPath: string,
+  queries: string[],
+): Promise<Record<string, { p50: number; p95: number }>> {
+  const v = await Vault.open({ overrides: { vault: vaultPath } });
+  const out: Record<string, { p50: number; p95: number }> = {};
+  const configs = {
+    'lexical leg': { legs: 'lexical' as const, select: { method: 'topk' as const } },
+    'vector leg': { legs: 'vector' as const, select: { method: 'topk' as const } },
+    'fused (top-k)': { legs: 'both' as const, select: { method: 'topk' as const } },
+    'default search (fused + selection)': {},
+  };
+  for (const [name, opts] of Object.entries(configs)) {
+    for (const q of queries.slice(0, 20)) await v.search(q, { limit: 10, ...opts });
+    const times: number[] = [];
+    for (const q of queries) {
+      const t = performance.now();
+      await v.search(q, { limit: 10, ...opts });
+      times.push(performance.now() - t);
+    }
+    out[name] = { p50: median(times), p95: percentile(times, 95) };
+  }
+  await v.close();
+  return out;
+}
+
+export async function benchIngestLatency(sizes = [10_000, 100_000]): Promise<void> {
+  mkdirSync(OUT_DIR, { recursive: true });
+  let md =
+    '## Ingest throughput\n\nEnd to end: read, parse, section tree, chunk, embed (built-in embedder), write to SQLite (WAL), one batch. Median of the runs.\n\n';
+  const rows: (string | number)[][] = [];
+  const demo = await ingestRuns('demo', ['demo/corpus'], 5);
+  rows.push([
+    'demo corpus (md, html, txt, pdf)',
+    demo.docs,
+    demo.chunks,
+    5,
+    median(demo.secs).toFixed(2),
+    Math.round(median(demo.rates)),
+  ]);
+  const sf = dataPath('scifact', 'corpus.jsonl');
+  if (sf !== null) {
+    const r = await ingestRuns('scifact', [sf], 3);
+    rows.push([
+      'SciFact corpus.jsonl',
+      r.docs,
+      r.chunks,
+      3,
+      median(r.secs).toFixed(2),
+      Math.round(median(r.rates)),
+    ]);
+  }
+  md +=
+    mdTable(['input', 'documents', 'chunks', 'runs', 'seconds (median)', 'chunks/s (median)'], rows) + '\n';
+
+  const queries: string[] = [];
+  const qf = dataPath('scifact', 'queries.jsonl');
+  if (qf !== null)
+    for (const l of readFileSync(qf, 'utf8').split('\n'))
+      if (l.trim()) queries.push((JSON.parse(l) as { text: string }).text);
+  while (queries.length < 300) queries.push(`measurement of sample ${queries.length} under condition`);
+  const qs = queries.slice(0, 300);
+  md += `\n## Query latency\n\nIn-process \`vault.search(q, {limit: 10})\`, ${qs.length} SciFact claims as queries after 20 warm-up queries, on vaults of synthetic documents re-assembled from SciFact sentences. Milliseconds.\n\n`;
+  const lrows: (string | number)[][] = [];
+  for (const size of sizes) {
+    const corpus = syntheticCorpus(size, 7);
+    const path = join(OUT_DIR, `latency-${size}.db`);
+    if (!existsSync(path)) {
+      const v = await Vault.open({ overrides: { vault: path } });
+      await v.add([corpus]);
+      await v.close();
+    }
+    const v = await Vault.open({ overrides: { vault: path } });
+    const chunks = (await v.stats()).chunks;
+    await v.close();
+    const r = await latency(path, qs);
+    for (const [name, t] of Object.entries(r)) lrows.push([chunks, name, t.p50.toFixed(2), t.p95.toFixed(2)]);
+  }
+  md += mdTable(['chunks', 'query', 'p50', 'p95'], lrows) + '\n';
+  writeSection('ingest-latency', md);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchIngestLatency();

@@ -1,0 +1,46 @@
+// `npm run bench [-- name …]`: run the benchmarks and assemble bench/RESULTS.md from their sections.
+// Every number in RESULTS.md is printed by a benchmark in this folder; none is typed by hand.
+import { writeFileSync } from 'node:fs';
+import { machine, readSection } from './lib.js';
+
+const BENCHES: { name: string; run: () => Promise<void> }[] = [
+  {
+    name: 'retrieval-quality',
+    run: async () => (await import('./retrieval-quality.js')).benchRetrievalQuality(),
+  },
+  { name: 'ingest-latency', run: async () => (await import('./ingest-latency.js')).benchIngestLatency() },
+];
+
+/** Sections in the order they appear in RESULTS.md (some are written by other bench scripts). */
+const ORDER = [
+  'retrieval-quality',
+  'ingest-latency',
+  'embedders',
+  'ann',
+  'selection',
+  'answers',
+  'eval',
+  'noise',
+  'ranker-ladder',
+];
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+for (const b of BENCHES) {
+  if (wanted.length > 0 && !wanted.includes(b.name)) continue;
+  const t = performance.now();
+  process.stderr.write(`bench: ${b.name}…\n`);
+  try {
+    await b.run();
+  } catch (e) {
+    process.stderr.write(`bench ${b.name} failed: ${(e as Error).stack ?? String(e)}\n`);
+    process.exitCode = 1;
+  }
+  process.stderr.write(`bench: ${b.name} took ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+}
+
+const parts = ORDER.map(readSection).filter((s): s is string => s !== null);
+writeFileSync(
+  'bench/RESULTS.md',
+  `# quiver benchmark results\n\nProduced by \`npm run bench\` (sections can be re-run alone: \`npm run bench -- retrieval-quality\`; other sections come from the scripts named in them). Machine: ${machine()}. Assembled ${new Date().toISOString().slice(0, 10)}.\n\n${parts.join('\n')}`,
+);
+process.stderr.write('bench: wrote bench/RESULTS.md\n');
