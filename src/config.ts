@@ -12,44 +12,202 @@ import { QuiverError } from './errors.js';
  */
 const num = z.coerce.number().refine(Number.isFinite, 'must be a finite number');
 const int = z.coerce.number().int();
-const bool = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on', 'off']).transform((v) => ['true', '1', 'on'].includes(v))]);
+const bool = z.union([
+  z.boolean(),
+  z.enum(['true', 'false', '1', '0', 'on', 'off']).transform((v) => ['true', '1', 'on'].includes(v)),
+]);
 
 export const CONFIG_KEYS = {
-  vault: { schema: z.string().min(1), default: '.quiver/vault.db', env: 'QUIVER_VAULT', help: 'vault file (SQLite)' },
-  'embedder.provider': { schema: z.enum(['builtin', 'openai', 'transformers']), default: 'builtin', env: 'QUIVER_EMBEDDER', help: 'embedder back end' },
-  'embedder.model': { schema: z.string(), default: '', env: 'QUIVER_EMBEDDER_MODEL', help: 'model id or folder (openai/transformers)' },
-  'embedder.baseURL': { schema: z.string(), default: '', env: 'QUIVER_EMBEDDER_URL', help: 'OpenAI-compatible base URL for embeddings' },
-  'embedder.apiKeyEnv': { schema: z.string(), default: 'OPENAI_API_KEY', env: 'QUIVER_EMBEDDER_KEY_ENV', help: 'environment variable holding the embeddings API key' },
-  'embedder.dims': { schema: int.min(0), default: 0, env: 'QUIVER_EMBEDDER_DIMS', help: 'vector size (0 = the back end default)' },
-  'ingest.chunkChars': { schema: int.min(64).max(8192), default: 512, env: 'QUIVER_CHUNK_CHARS', help: 'chunk target in characters' },
-  'ingest.maxFileBytes': { schema: int.min(1), default: 50 * 1024 * 1024, env: 'QUIVER_MAX_FILE_BYTES', help: 'largest file ingested' },
-  'search.mode': { schema: z.enum(['any', 'all', 'phrase']), default: 'any', env: 'QUIVER_QUERY_MODE', help: 'lexical query mode' },
-  'search.limit': { schema: int.min(1).max(1000), default: 10, env: 'QUIVER_LIMIT', help: 'results returned' },
-  'search.lexicalWeight': { schema: num.min(0), default: 1, env: 'QUIVER_LEXICAL_WEIGHT', help: 'RRF weight of the lexical leg' },
-  'search.vectorWeight': { schema: num.min(0), default: 0.3, env: 'QUIVER_VECTOR_WEIGHT', help: 'RRF weight of the vector leg' },
+  vault: {
+    schema: z.string().min(1),
+    default: '.quiver/vault.db',
+    env: 'QUIVER_VAULT',
+    help: 'vault file (SQLite)',
+  },
+  'embedder.provider': {
+    schema: z.enum(['builtin', 'openai', 'transformers']),
+    default: 'builtin',
+    env: 'QUIVER_EMBEDDER',
+    help: 'embedder back end',
+  },
+  'embedder.model': {
+    schema: z.string(),
+    default: '',
+    env: 'QUIVER_EMBEDDER_MODEL',
+    help: 'model id or folder (openai/transformers)',
+  },
+  'embedder.baseURL': {
+    schema: z.string(),
+    default: '',
+    env: 'QUIVER_EMBEDDER_URL',
+    help: 'OpenAI-compatible base URL for embeddings',
+  },
+  'embedder.apiKeyEnv': {
+    schema: z.string(),
+    default: 'OPENAI_API_KEY',
+    env: 'QUIVER_EMBEDDER_KEY_ENV',
+    help: 'environment variable holding the embeddings API key',
+  },
+  'embedder.dims': {
+    schema: int.min(0),
+    default: 0,
+    env: 'QUIVER_EMBEDDER_DIMS',
+    help: 'vector size (0 = the back end default)',
+  },
+  'ingest.chunkChars': {
+    schema: int.min(64).max(8192),
+    default: 512,
+    env: 'QUIVER_CHUNK_CHARS',
+    help: 'chunk target in characters',
+  },
+  'ingest.maxFileBytes': {
+    schema: int.min(1),
+    default: 50 * 1024 * 1024,
+    env: 'QUIVER_MAX_FILE_BYTES',
+    help: 'largest file ingested',
+  },
+  'search.mode': {
+    schema: z.enum(['any', 'all', 'phrase']),
+    default: 'any',
+    env: 'QUIVER_QUERY_MODE',
+    help: 'lexical query mode',
+  },
+  'search.limit': {
+    schema: int.min(1).max(1000),
+    default: 10,
+    env: 'QUIVER_LIMIT',
+    help: 'results returned',
+  },
+  'search.lexicalWeight': {
+    schema: num.min(0),
+    default: 1,
+    env: 'QUIVER_LEXICAL_WEIGHT',
+    help: 'RRF weight of the lexical leg',
+  },
+  'search.vectorWeight': {
+    schema: num.min(0),
+    default: 0.3,
+    env: 'QUIVER_VECTOR_WEIGHT',
+    help: 'RRF weight of the vector leg',
+  },
   'search.rrfK': { schema: num.min(0), default: 60, env: 'QUIVER_RRF_K', help: 'RRF k' },
-  'search.titleWeight': { schema: num.min(0), default: 2, env: 'QUIVER_TITLE_WEIGHT', help: 'BM25 weight of the document title column' },
-  'search.headingWeight': { schema: num.min(0), default: 1, env: 'QUIVER_HEADING_WEIGHT', help: 'BM25 weight of the section heading column' },
-  'select.method': { schema: z.enum(['topk', 'mmr', 'dartboard']), default: 'dartboard', env: 'QUIVER_SELECT', help: 'selection after fusion' },
-  'select.oversample': { schema: num.min(1).max(50), default: 3, env: 'QUIVER_OVERSAMPLE', help: 'pool = k × oversample' },
+  'search.titleWeight': {
+    schema: num.min(0),
+    default: 3,
+    env: 'QUIVER_TITLE_WEIGHT',
+    help: 'BM25 weight of the document title column',
+  },
+  'search.headingWeight': {
+    schema: num.min(0),
+    default: 1,
+    env: 'QUIVER_HEADING_WEIGHT',
+    help: 'BM25 weight of the section heading column',
+  },
+  'select.method': {
+    schema: z.enum(['topk', 'mmr', 'dartboard']),
+    default: 'dartboard',
+    env: 'QUIVER_SELECT',
+    help: 'selection after fusion',
+  },
+  'select.oversample': {
+    schema: num.min(1).max(50),
+    default: 3,
+    env: 'QUIVER_OVERSAMPLE',
+    help: 'pool = k × oversample',
+  },
   'select.sigma': { schema: num.min(0), default: 0.1, env: 'QUIVER_SIGMA', help: 'Dartboard σ' },
-  'select.diversityWeight': { schema: num.min(0), default: 1, env: 'QUIVER_DIVERSITY_WEIGHT', help: 'Dartboard diversity weight' },
-  'select.relevanceWeight': { schema: num.min(0), default: 1, env: 'QUIVER_RELEVANCE_WEIGHT', help: 'Dartboard relevance weight' },
+  'select.diversityWeight': {
+    schema: num.min(0),
+    default: 1,
+    env: 'QUIVER_DIVERSITY_WEIGHT',
+    help: 'Dartboard diversity weight',
+  },
+  'select.relevanceWeight': {
+    schema: num.min(0),
+    default: 1,
+    env: 'QUIVER_RELEVANCE_WEIGHT',
+    help: 'Dartboard relevance weight',
+  },
   'select.lambda': { schema: num.min(0).max(1), default: 0.5, env: 'QUIVER_MMR_LAMBDA', help: 'MMR λ' },
-  'select.relevance': { schema: z.enum(['scores', 'cosine']), default: 'scores', env: 'QUIVER_RELEVANCE', help: 'Dartboard relevance source' },
-  'select.temperature': { schema: num.gt(0), default: 0.01, env: 'QUIVER_TEMPERATURE', help: 'softmax temperature over fused scores' },
-  'context.sections': { schema: int.min(1).max(50), default: 6, env: 'QUIVER_CONTEXT_SECTIONS', help: 'sections in a context' },
-  'context.sectionChars': { schema: int.min(50), default: 1500, env: 'QUIVER_SECTION_CHARS', help: 'characters per context section' },
-  'context.totalChars': { schema: int.min(100), default: 9000, env: 'QUIVER_CONTEXT_CHARS', help: 'characters in a whole context' },
-  'generator.provider': { schema: z.enum(['extractive', 'openai']), default: 'extractive', env: 'QUIVER_GENERATOR', help: 'answer generator' },
+  'select.relevance': {
+    schema: z.enum(['scores', 'cosine']),
+    default: 'scores',
+    env: 'QUIVER_RELEVANCE',
+    help: 'Dartboard relevance source',
+  },
+  'select.temperature': {
+    schema: num.gt(0),
+    default: 0.1,
+    env: 'QUIVER_TEMPERATURE',
+    help: 'softmax temperature over min-max scaled fused scores',
+  },
+  'context.sections': {
+    schema: int.min(1).max(50),
+    default: 6,
+    env: 'QUIVER_CONTEXT_SECTIONS',
+    help: 'sections in a context',
+  },
+  'context.sectionChars': {
+    schema: int.min(50),
+    default: 1500,
+    env: 'QUIVER_SECTION_CHARS',
+    help: 'characters per context section',
+  },
+  'context.totalChars': {
+    schema: int.min(100),
+    default: 9000,
+    env: 'QUIVER_CONTEXT_CHARS',
+    help: 'characters in a whole context',
+  },
+  'generator.provider': {
+    schema: z.enum(['extractive', 'openai']),
+    default: 'extractive',
+    env: 'QUIVER_GENERATOR',
+    help: 'answer generator',
+  },
   'generator.model': { schema: z.string(), default: '', env: 'QUIVER_MODEL', help: 'chat model id' },
-  'generator.baseURL': { schema: z.string(), default: '', env: 'QUIVER_BASE_URL', help: 'OpenAI-compatible base URL for chat' },
-  'generator.apiKeyEnv': { schema: z.string(), default: 'OPENAI_API_KEY', env: 'QUIVER_KEY_ENV', help: 'environment variable holding the chat API key' },
-  'generator.temperature': { schema: num.min(0).max(2), default: 0, env: 'QUIVER_GEN_TEMPERATURE', help: 'sampling temperature' },
-  'generator.maxTokens': { schema: int.min(1), default: 512, env: 'QUIVER_MAX_TOKENS', help: 'answer token limit' },
-  'generator.timeoutMs': { schema: int.min(1), default: 60_000, env: 'QUIVER_TIMEOUT_MS', help: 'remote call timeout' },
-  tokenBudget: { schema: int.min(0), default: 0, env: 'QUIVER_TOKEN_BUDGET', help: 'tokens a session may spend (0 = unlimited)' },
-  'ann.threshold': { schema: int.min(0), default: 200_000, env: 'QUIVER_ANN_THRESHOLD', help: 'chunks above which the vector leg uses HNSW' },
+  'generator.baseURL': {
+    schema: z.string(),
+    default: '',
+    env: 'QUIVER_BASE_URL',
+    help: 'OpenAI-compatible base URL for chat',
+  },
+  'generator.apiKeyEnv': {
+    schema: z.string(),
+    default: 'OPENAI_API_KEY',
+    env: 'QUIVER_KEY_ENV',
+    help: 'environment variable holding the chat API key',
+  },
+  'generator.temperature': {
+    schema: num.min(0).max(2),
+    default: 0,
+    env: 'QUIVER_GEN_TEMPERATURE',
+    help: 'sampling temperature',
+  },
+  'generator.maxTokens': {
+    schema: int.min(1),
+    default: 512,
+    env: 'QUIVER_MAX_TOKENS',
+    help: 'answer token limit',
+  },
+  'generator.timeoutMs': {
+    schema: int.min(1),
+    default: 60_000,
+    env: 'QUIVER_TIMEOUT_MS',
+    help: 'remote call timeout',
+  },
+  tokenBudget: {
+    schema: int.min(0),
+    default: 0,
+    env: 'QUIVER_TOKEN_BUDGET',
+    help: 'tokens a session may spend (0 = unlimited)',
+  },
+  'ann.threshold': {
+    schema: int.min(0),
+    default: 200_000,
+    env: 'QUIVER_ANN_THRESHOLD',
+    help: 'chunks above which the vector leg uses HNSW',
+  },
   progress: { schema: bool, default: true, env: 'QUIVER_PROGRESS', help: 'progress bars on a TTY' },
 } as const;
 
@@ -79,11 +237,17 @@ function flatten(obj: unknown, prefix: string, out: Record<string, unknown>): vo
 function parseValue(key: string, raw: unknown, origin: string): unknown {
   const spec = CONFIG_KEYS[key as ConfigKey] as { schema: z.ZodType } | undefined;
   if (spec === undefined) {
-    throw new QuiverError('CONFIG', `quiver: unknown config key "${key}" (from ${origin}); known keys: ${Object.keys(CONFIG_KEYS).join(', ')}`);
+    throw new QuiverError(
+      'CONFIG',
+      `quiver: unknown config key "${key}" (from ${origin}); known keys: ${Object.keys(CONFIG_KEYS).join(', ')}`,
+    );
   }
   const r = spec.schema.safeParse(raw);
   if (!r.success) {
-    throw new QuiverError('CONFIG', `quiver: config key "${key}" (from ${origin}) ${r.error.issues[0]?.message ?? 'is invalid'}, got ${JSON.stringify(raw)}`);
+    throw new QuiverError(
+      'CONFIG',
+      `quiver: config key "${key}" (from ${origin}) ${r.error.issues[0]?.message ?? 'is invalid'}, got ${JSON.stringify(raw)}`,
+    );
   }
   return r.data;
 }
@@ -92,7 +256,14 @@ function parseValue(key: string, raw: unknown, origin: string): unknown {
  * Resolve the configuration. `env` defaults to `process.env`; `overrides` are flag values by key.
  * @example loadConfig({ overrides: { vault: 'notes.db' } }).config.vault // 'notes.db'
  */
-export function loadConfig(options: { file?: string; env?: NodeJS.ProcessEnv; overrides?: Partial<Record<ConfigKey, unknown>>; cwd?: string } = {}): LoadedConfig {
+export function loadConfig(
+  options: {
+    file?: string;
+    env?: NodeJS.ProcessEnv;
+    overrides?: Partial<Record<ConfigKey, unknown>>;
+    cwd?: string;
+  } = {},
+): LoadedConfig {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const config = {} as Record<string, unknown>;
@@ -102,14 +273,17 @@ export function loadConfig(options: { file?: string; env?: NodeJS.ProcessEnv; ov
     sources[k as ConfigKey] = 'default';
   }
   const explicit = options.file ?? env.QUIVER_CONFIG;
-  const file = explicit !== undefined && explicit !== '' ? resolve(cwd, explicit) : resolve(cwd, DEFAULT_CONFIG_FILE);
+  const file =
+    explicit !== undefined && explicit !== '' ? resolve(cwd, explicit) : resolve(cwd, DEFAULT_CONFIG_FILE);
   let used: string | null = null;
   if (existsSync(file)) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(readFileSync(file, 'utf8'));
     } catch (e) {
-      throw new QuiverError('CONFIG', `quiver: cannot read config ${file}: ${(e as Error).message}`, { cause: e });
+      throw new QuiverError('CONFIG', `quiver: cannot read config ${file}: ${(e as Error).message}`, {
+        cause: e,
+      });
     }
     const flat: Record<string, unknown> = {};
     flatten(parsed, '', flat);
