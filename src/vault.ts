@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { answerFromContext, type AskResult } from './answer/ask.js';
 import type { ContextSection } from './answer/context-section.js';
 import type { Generator } from './answer/generator.js';
@@ -12,8 +13,9 @@ import { loadConfig, type Config, type ConfigKey, type LoadedConfig } from './co
 import { ingest, vaultRoot, type AddInput, type AddOptions, type AddReport } from './ingest/ingest.js';
 import type { Legs } from './retrieve/hybrid.js';
 import { searchSections, type SectionHit, type SectionSearchResult, type SelectionOptions } from './retrieve/sections.js';
+import { QualityLoop } from './quality/quality-loop.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
-import type { RollbackResult, Store, StoreStats } from './store/store.js';
+import type { RollbackResult, Store, StoreStats, TranscriptRecord } from './store/store.js';
 import type { BatchRecord, DocumentRecord, QueryMode, SearchFilter, SectionRecord } from './types.js';
 
 /** Per-call retrieval options; anything left out comes from the configuration. */
@@ -58,6 +60,23 @@ export interface OpenVaultOptions {
 
 export const EMBEDDER_META_KEY = 'embedder';
 
+/** Config keys whose values must never reach a transcript (none hold secrets today: keys live in env vars). */
+const SECRET_KEY = /(secret|password|apiKey)$/i;
+
+/**
+ * The configuration as a transcript records it: secret-named keys dropped and credentials in URLs
+ * redacted; and its fingerprint, SHA-256 (hex) of that object's JSON with keys sorted.
+ */
+function transcriptConfig(c: Config): { config: Record<string, unknown>; fingerprint: string } {
+  const config: Record<string, unknown> = {};
+  for (const k of Object.keys(c).sort()) {
+    if (SECRET_KEY.test(k)) continue;
+    const v = (c as Record<string, unknown>)[k];
+    config[k] = typeof v === 'string' ? v.replace(/\/\/[^/@\s]*@/, '//***@') : v;
+  }
+  return { config, fingerprint: createHash('sha256').update(JSON.stringify(config)).digest('hex') };
+}
+
 async function embedderFor(c: Config): Promise<Embedder> {
   if (c['embedder.provider'] === 'builtin') return createHashingEmbedder(c['embedder.dims'] > 0 ? { dims: c['embedder.dims'] } : {});
   throw new QuiverError('CONFIG', `quiver: embedder provider ${c['embedder.provider']} is not available yet`);
@@ -71,13 +90,17 @@ export class Vault {
   /** Tokens spent by `ask` through this Vault (the session of QUIVER_TOKEN_BUDGET). */
   spentTokens = 0;
   private readonly generators = new Map<GeneratorName, Generator>();
+  /** Feedback, prior, noise marks and the ranker of this vault (src/quality/quality-loop.ts). */
+  readonly quality: QualityLoop;
 
   private constructor(
     readonly store: Store,
     readonly embedder: Embedder,
     readonly loaded: LoadedConfig,
     readonly root: string,
-  ) {}
+  ) {
+    this.quality = new QualityLoop(store, embedder);
+  }
 
   get config(): Config {
     return this.loaded.config;
@@ -196,7 +219,7 @@ export class Vault {
     this.validate(text, { ...options, limit: want });
     const r = await this.run(text, options, true, want);
     const seen = new Set<string>();
-    const out: (SectionHit & { n: number; text: string })[] = [];
+    let out: (SectionHit & { n: number; text: string })[] = [];
     for (const h of r.hits) {
       let body = h.text ?? '';
       if (body.trim() === '') body = (await this.read(h.sectionId)).text;
@@ -204,6 +227,10 @@ export class Vault {
       if (key === '' || seen.has(key)) continue;
       seen.add(key);
       out.push({ ...h, text: body, n: out.length + 1 });
+    }
+    // Quality loop: when a person switched the fitted ranker on, it nudges the order (α = 0.25).
+    if (await this.quality.isRankerOn()) {
+      out = (await this.quality.retuneContext(text, out)).map((h, i) => ({ ...h, n: i + 1 }));
     }
     return { sections: out, timings: r.timings };
   }
@@ -286,7 +313,26 @@ export class Vault {
     this.spentTokens += r.usage.promptTokens + r.usage.completionTokens;
     const { generateMs, ...rest } = r;
     const timings = { ...ctx.timings, contextMs: t1 - t0, generateMs, totalMs: performance.now() - t0 };
-    return { ...rest, timings, transcriptId: null };
+    // Quality loop: keep a transcript of every answer, and log it for learning when that is on.
+    const { config, fingerprint } = transcriptConfig(this.config);
+    const transcript: TranscriptRecord = {
+      id: randomUUID().replace(/-/g, '').slice(0, 16),
+      at: new Date().toISOString(),
+      question,
+      configFingerprint: fingerprint,
+      config,
+      prompt: { system: r.prompt.system, user: r.prompt.user },
+      answer: r.answer,
+      cited: r.cited.map((c) => c.sectionId),
+      invalidCitations: r.invalidCitations,
+      generator: r.generator,
+      usage: r.usage,
+      timings,
+    };
+    await this.store.putTranscript(transcript);
+    const result: AskResult = { ...rest, timings, transcriptId: transcript.id };
+    await this.quality.observe(result);
+    return result;
   }
 
   /** A section with its descendants' text. */

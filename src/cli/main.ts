@@ -57,7 +57,14 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     parsed = parseArgs({
       args: [...rest],
       options: Object.fromEntries(
-        Object.entries(specs).map(([n, o]) => [n, { type: o.type, ...(o.short === undefined ? {} : { short: o.short }), ...(o.multiple === true ? { multiple: true } : {}) }]),
+        Object.entries(specs).map(([n, o]) => [
+          n,
+          {
+            type: o.type,
+            ...(o.short === undefined ? {} : { short: o.short }),
+            ...(o.multiple === true ? { multiple: true } : {}),
+          },
+        ]),
       ),
       allowPositionals: true,
       strict: true,
@@ -72,7 +79,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     return EXIT.OK;
   }
   const overrides: Partial<Record<ConfigKey, unknown>> = {};
-  for (const [n, o] of Object.entries(specs)) if (o.config !== undefined && values[n] !== undefined) overrides[o.config] = values[n];
+  for (const [n, o] of Object.entries(specs))
+    if (o.config !== undefined && values[n] !== undefined) overrides[o.config] = values[n];
   const json = values.json === true;
   const quiet = values.quiet === true;
   let vault: Vault | undefined;
@@ -96,10 +104,13 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       },
     });
   } catch (e) {
-    const err = isQuiverError(e) ? e : new QuiverError('INTERNAL', `quiver: ${(e as Error).message ?? String(e)}`, { cause: e });
+    const err = isQuiverError(e)
+      ? e
+      : new QuiverError('INTERNAL', `quiver: ${(e as Error).message ?? String(e)}`, { cause: e });
     if (json) io.stdout.write(`${JSON.stringify({ error: { code: err.code, message: err.message } })}\n`);
     io.stderr.write(`${err.message}\n`);
-    if (err.code === 'INTERNAL' && io.env.QUIVER_DEBUG !== undefined) io.stderr.write(`${(e as Error).stack ?? ''}\n`);
+    if (err.code === 'INTERNAL' && io.env.QUIVER_DEBUG !== undefined)
+      io.stderr.write(`${(e as Error).stack ?? ''}\n`);
     return exitCodeFor(err.code);
   } finally {
     await vault?.close();

@@ -11,7 +11,8 @@ export interface Progress {
  * stay clean).
  */
 export function progressBar(io: CliIO, quiet: boolean, what: string): Progress {
-  if (quiet || io.stderr.isTTY !== true || io.env.QUIVER_PROGRESS === 'false') return { update: () => undefined, stop: () => undefined };
+  if (quiet || io.stderr.isTTY !== true || io.env.QUIVER_PROGRESS === 'false')
+    return { update: () => undefined, stop: () => undefined };
   const bar = new cliProgress.SingleBar(
     {
       stream: io.stderr as NodeJS.WritableStream,

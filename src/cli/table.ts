@@ -8,6 +8,13 @@ export function table(headers: string[], rows: (string | number | null)[][], max
   };
   const cells = [headers.map(cut), ...rows.map((r) => r.map(cut))];
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => codePointLength(r[i] ?? ''))));
-  const line = (r: string[]): string => r.map((c, i) => c + ' '.repeat(widths[i]! - codePointLength(c))).join('  ').trimEnd();
-  return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n') + '\n';
+  const line = (r: string[]): string =>
+    r
+      .map((c, i) => c + ' '.repeat(widths[i]! - codePointLength(c)))
+      .join('  ')
+      .trimEnd();
+  return (
+    [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n') +
+    '\n'
+  );
 }

@@ -4,7 +4,7 @@ import { buildDocument } from '../ingest/build.js';
 import type { BuiltDocument, ParsedDocument } from '../ingest/parsed.js';
 import { normalize } from '../math/vector.js';
 import type { DocKind } from '../types.js';
-import type { Store } from './store.js';
+import type { FeedbackRecord, Store, TranscriptRecord } from './store.js';
 
 /**
  * The Store contract: every implementation (SQLite now, PostgreSQL later) runs this suite.
@@ -211,6 +211,125 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
       expect((await store.findDocuments('notes/coffee.md')).map((d) => d.id)).toEqual([doc.id]);
       expect((await store.findDocuments('offe')).map((d) => d.id)).toEqual([doc.id]);
       expect(await store.findDocuments('100%_')).toEqual([]);
+    });
+
+    // ---- quality loop: marks, feedback, transcripts, verdicts (migration 2) ----
+
+    it('a mark survives re-ingest of its document (unchanged and updated)', async () => {
+      const doc = coffee();
+      await write(doc);
+      await store.setMark(doc.id, true, 'footer');
+      await write(doc);
+      const changed = makeDoc('notes/coffee.md', [{ title: 'Coffee', text: 'Espresso, revised: pull for 28 seconds.' }]);
+      expect((await write(changed)).status).toBe('updated');
+      expect((await store.listMarks()).map((m) => [m.docId, m.noisy, m.reason])).toEqual([[doc.id, true, 'footer']]);
+      expect(await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W })).toEqual([]);
+    });
+
+    it('a mark survives undo of another batch, and undo of the batch that updated its document', async () => {
+      const doc = coffee();
+      await write(doc, 'first');
+      await store.setMark(doc.id, true, null);
+      const other = await write(makeDoc('b.md', [{ title: 'Bees', text: 'Espresso-coloured bees make honey.' }]), 'second');
+      await store.rollbackBatch(other.batch.id);
+      const upd = await write(makeDoc('notes/coffee.md', [{ title: 'Coffee', text: 'Espresso again.' }]), 'third');
+      await store.rollbackBatch(upd.batch.id);
+      expect((await store.listMarks()).map((m) => [m.docId, m.noisy])).toEqual([[doc.id, true]]);
+      expect(await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W })).toEqual([]);
+      const vec = await store.vectorSearch({ vector: fakeVector('espresso'), fingerprint: FP, limit: 10 });
+      expect(vec.filter((h) => h.docId === doc.id)).toEqual([]);
+    });
+
+    const fb = (id: string, at: string, over: Partial<FeedbackRecord> = {}): FeedbackRecord => ({
+      id,
+      at,
+      q: 'how long is an espresso shot',
+      askId: 'ask1',
+      sectionId: 'd1#1',
+      docId: 'd1',
+      rank: 1,
+      score: 0.5,
+      signal: 'cited',
+      label: 1,
+      weight: 1,
+      ...over,
+    });
+
+    it('appends feedback and lists it newest or oldest first, by document, with a limit', async () => {
+      expect(await store.listFeedback()).toEqual([]);
+      const t = '2024-05-01T10:00:00.000Z';
+      const rows = [
+        fb('a', t),
+        fb('b', t, { sectionId: 'd2#0', docId: 'd2', rank: 2, score: null, signal: 'shown', label: 0, weight: 0.35 }),
+        fb('c', '2024-05-02T10:00:00.000Z', { askId: 'ask2', q: '', sectionId: null, docId: null, rank: null }),
+      ];
+      await store.addFeedback(rows);
+      expect(await store.listFeedback({ order: 'oldest' })).toEqual(rows);
+      // Same timestamp: insertion order breaks the tie, reversed for newest-first.
+      expect((await store.listFeedback()).map((r) => r.id)).toEqual(['c', 'b', 'a']);
+      expect((await store.listFeedback({ docId: 'd2' })).map((r) => r.id)).toEqual(['b']);
+      expect((await store.listFeedback({ limit: 1 })).map((r) => r.id)).toEqual(['c']);
+      expect((await store.listFeedback({ limit: 2, order: 'oldest' })).map((r) => r.id)).toEqual(['a', 'b']);
+      await store.addFeedback([]);
+      expect(await store.listFeedback()).toHaveLength(3);
+    });
+
+    it('refuses a duplicate feedback id with CONFLICT and writes none of that call', async () => {
+      await store.addFeedback([fb('a', '2024-05-01T10:00:00.000Z')]);
+      await expect(store.addFeedback([fb('z', '2024-05-01T11:00:00.000Z'), fb('a', '2024-05-01T11:00:00.000Z')])).rejects.toSatisfy((e: unknown) =>
+        isQuiverError(e, 'CONFLICT'),
+      );
+      expect((await store.listFeedback()).map((r) => r.id)).toEqual(['a']);
+    });
+
+    const transcript = (id: string, at: string): TranscriptRecord => ({
+      id,
+      at,
+      question: 'How long is a shot?',
+      configFingerprint: 'f'.repeat(64),
+      config: { 'search.limit': 10, 'generator.provider': 'extractive' },
+      prompt: { system: 'Use only the sections.', user: '[1] …\n\nQuestion: How long is a shot?' },
+      answer: 'About 25 to 30 seconds [1].',
+      cited: ['d1#1'],
+      invalidCitations: [4],
+      generator: 'extractive:v1',
+      usage: { promptTokens: 120, completionTokens: 9 },
+      timings: { contextMs: 3.5, generateMs: 1.25 },
+    });
+
+    it('stores transcripts, gets one by id, lists newest first with limit and offset', async () => {
+      expect(await store.getTranscript('nope')).toBeNull();
+      expect(await store.listTranscripts()).toEqual([]);
+      const a = transcript('t1', '2024-05-01T10:00:00.000Z');
+      const b = transcript('t2', '2024-05-02T10:00:00.000Z');
+      await store.putTranscript(a);
+      await store.putTranscript(b);
+      expect(await store.getTranscript('t1')).toEqual(a);
+      expect((await store.listTranscripts()).map((t) => t.id)).toEqual(['t2', 't1']);
+      expect((await store.listTranscripts({ limit: 1, offset: 1 })).map((t) => t.id)).toEqual(['t1']);
+      await expect(store.putTranscript(a)).rejects.toSatisfy((e: unknown) => isQuiverError(e, 'CONFLICT'));
+    });
+
+    it('caches judge verdicts by key, overwriting on put', async () => {
+      expect(await store.getVerdict('k')).toBeNull();
+      await store.putVerdict('k', true);
+      expect(await store.getVerdict('k')).toBe(true);
+      await store.putVerdict('k', false);
+      expect(await store.getVerdict('k')).toBe(false);
+      expect(await store.getVerdict('other')).toBeNull();
+    });
+
+    maybe('quality state persists across reopen')('quality state persists across reopen', async () => {
+      if (options.reopen === undefined) return;
+      await store.addFeedback([fb('a', '2024-05-01T10:00:00.000Z')]);
+      await store.putTranscript(transcript('t1', '2024-05-01T10:00:00.000Z'));
+      await store.putVerdict('k', true);
+      await store.setMark('d1', false, 'keeper');
+      store = await options.reopen(store);
+      expect((await store.listFeedback()).map((r) => r.id)).toEqual(['a']);
+      expect((await store.getTranscript('t1'))?.cited).toEqual(['d1#1']);
+      expect(await store.getVerdict('k')).toBe(true);
+      expect((await store.listMarks()).map((m) => [m.docId, m.noisy, m.reason])).toEqual([['d1', false, 'keeper']]);
     });
 
     maybe('persists across reopen')('persists across reopen', async () => {

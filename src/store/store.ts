@@ -81,6 +81,58 @@ export interface NoiseMark {
   at: string;
 }
 
+/** One row of the feedback log: a signal about one section for one question. */
+export interface FeedbackRecord {
+  id: string;
+  /** ISO-8601 UTC. */
+  at: string;
+  /** The question ('' when none was given). */
+  q: string;
+  /** Groups the rows of one question (one answer, or one un-grouped rating). */
+  askId: string;
+  sectionId: string | null;
+  docId: string | null;
+  /** 1-based position the section was shown at, when known. */
+  rank: number | null;
+  score: number | null;
+  signal: string;
+  label: number;
+  weight: number;
+}
+
+export interface ListFeedbackOptions {
+  docId?: string;
+  limit?: number;
+  /** Defaults to 'newest' (time descending); 'oldest' is log order. Ties keep insertion order. */
+  order?: 'newest' | 'oldest';
+}
+
+/** What one `ask` did, kept so an answer can be looked at (and re-run) later. */
+export interface TranscriptRecord {
+  id: string;
+  /** ISO-8601 UTC. */
+  at: string;
+  question: string;
+  /** SHA-256 (hex) of the JSON of the effective configuration without secrets. */
+  configFingerprint: string;
+  config: Record<string, unknown>;
+  prompt: { system: string; user: string };
+  answer: string;
+  /** Section ids the answer cited, in citation order. */
+  cited: string[];
+  invalidCitations: number[];
+  generator: string;
+  usage: { promptTokens: number; completionTokens: number };
+  /** Milliseconds per stage. */
+  timings: Record<string, number>;
+}
+
+export interface ListTranscriptsOptions {
+  /** Defaults to 20. */
+  limit?: number;
+  offset?: number;
+}
+
 /**
  * The storage seam. SQLite (`src/store/sqlite/`) is the default; PostgreSQL will implement the same
  * interface and run the same contract suite (`src/store/store.contract.ts`).
@@ -130,11 +182,27 @@ export interface Store {
   scanChunks(afterId: number, limit: number): Promise<ChunkRecord[]>;
   /** Replace vectors of chunks under a fingerprint (reindex). */
   putVectors(fingerprint: string, rows: { chunkId: number; vector: Float32Array }[]): Promise<void>;
+  /** Delete every vector of a fingerprint (after a reindex replaced them); returns how many. */
+  deleteVectors(fingerprint: string): Promise<number>;
   /** Fingerprints present and their vector counts. */
   stats(): Promise<StoreStats>;
 
   setMark(docId: string, noisy: boolean | null, reason: string | null): Promise<void>;
   listMarks(): Promise<NoiseMark[]>;
+
+  /** Append feedback rows (one transaction). A duplicate id is a CONFLICT. */
+  addFeedback(rows: readonly FeedbackRecord[]): Promise<void>;
+  listFeedback(options?: ListFeedbackOptions): Promise<FeedbackRecord[]>;
+
+  /** Store an answer's transcript (a duplicate id is a CONFLICT). */
+  putTranscript(t: TranscriptRecord): Promise<void>;
+  getTranscript(id: string): Promise<TranscriptRecord | null>;
+  /** Newest first. */
+  listTranscripts(options?: ListTranscriptsOptions): Promise<TranscriptRecord[]>;
+
+  /** The LLM judge's cached verdict for a key, or null when not cached. */
+  getVerdict(key: string): Promise<boolean | null>;
+  putVerdict(key: string, verdict: boolean): Promise<void>;
 }
 
 export type { DocKind };

@@ -141,8 +141,28 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return inter / (a.size + b.size - inter);
 }
 
+/** Bonus for a section's first sentence (it usually names and defines the subject). */
+export const LEAD_BONUS = 0.05;
+/** Bonus for a sentence that names its section's subject (it stands on its own when quoted). */
+export const SUBJECT_BONUS = 0.05;
+/** Bonus, after a pick, for sentences of another section whose subject the pick names (a bridge). */
+export const BRIDGE_BONUS = 0.2;
+
+/** Sentences longer than this many words pay `LENGTH_PENALTY` per this many extra words: the word budget is shared. */
+export const LONG_SENTENCE_WORDS = 25;
+export const LENGTH_PENALTY = 0.05;
+
+/** Every term of `title` is in `terms` (an empty title covers nothing). */
+function covers(terms: ReadonlySet<string>, title: ReadonlySet<string>): boolean {
+  if (title.size === 0) return false;
+  for (const t of title) if (!terms.has(t)) return false;
+  return true;
+}
+
 interface Candidate {
   n: number;
+  /** Content terms of the section's title (the entity a Wikipedia-like section is about). */
+  titleTerms: Set<string>;
   position: number;
   text: string;
   terms: Set<string>;
@@ -174,6 +194,7 @@ function candidates(prompt: Prompt): Candidate[] {
       if (count < MIN_SENTENCE_WORDS) return;
       out.push({
         n: s.n,
+        titleTerms: new Set(contentTerms(s.title)),
         position,
         text,
         terms: new Set(contentTerms(text)),
@@ -266,29 +287,41 @@ export function createExtractiveGenerator(options: ExtractiveOptions = {}): Gene
       c.score =
         base +
         DENSITY_WEIGHT * density +
+        (c.position === 0 ? LEAD_BONUS : 0) +
+        (covers(c.terms, c.titleTerms) ? SUBJECT_BONUS : 0) +
         (type !== null && hasAnswerType(type, c.text) ? DEFAULT_ANSWER_TYPE_BONUS : 0) -
         (/[.!?…]["'”’)\]]*$/u.test(c.text) ? 0 : FRAGMENT_PENALTY);
     });
   }
 
   function select(cands: Candidate[]): { c: Candidate; text: string }[] {
-    const pool = cands
+    const eligible = cands
       .filter((c) => c.eligible)
       .sort((a, b) => b.score - a.score || a.n - b.n || a.position - b.position);
-    const top = pool[0];
+    const top = eligible[0];
+    // Sentences that are not eligible on their own may still follow a bridge to their section.
+    const pool = [...eligible, ...cands.filter((c) => !c.eligible).sort((a, b) => b.score - a.score || a.n - b.n || a.position - b.position)];
     if (top === undefined) return [];
     const minScore = relativeFloor * top.score;
     const chosen: Candidate[] = [];
     const perSection = new Map<number, number>();
+    // Sections whose subject (title) a chosen sentence names: the next hop of a multi-hop question.
+    const bridged = new Set<number>();
+    const titles = new Map(cands.map((c) => [c.n, c.titleTerms] as const));
     let used = 0;
     while (chosen.length < maxSentences) {
       let best: Candidate | null = null;
       let bestScore = -Infinity;
       for (const c of pool) {
-        if ((c !== top && c.score < minScore) || chosen.includes(c) || used + c.wordCount > maxWords)
+        const bridge = bridged.has(c.n) && !perSection.has(c.n);
+        if ((!c.eligible && !bridge) || (c !== top && c.score < minScore && !bridge) || chosen.includes(c) || used + c.wordCount > maxWords)
           continue;
         if (chosen.some((x) => jaccard(x.wordSet, c.wordSet) >= repeatJaccard)) continue;
-        const adjusted = c.score - diversityPenalty * (perSection.get(c.n) ?? 0);
+        const adjusted =
+          c.score -
+          diversityPenalty * (perSection.get(c.n) ?? 0) +
+          (bridge ? BRIDGE_BONUS : 0) -
+          LENGTH_PENALTY * Math.max(0, c.wordCount - LONG_SENTENCE_WORDS) / LONG_SENTENCE_WORDS;
         if (adjusted > bestScore) {
           best = c;
           bestScore = adjusted;
@@ -297,6 +330,7 @@ export function createExtractiveGenerator(options: ExtractiveOptions = {}): Gene
       if (best === null) break;
       chosen.push(best);
       perSection.set(best.n, (perSection.get(best.n) ?? 0) + 1);
+      for (const [n, t] of titles) if (n !== best.n && covers(best.terms, t)) bridged.add(n);
       used += best.wordCount;
     }
     if (chosen.length === 0) {

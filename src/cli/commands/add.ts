@@ -12,8 +12,15 @@ export const addCommand: Command = {
   options: {
     text: { type: 'string', multiple: true, help: 'add this literal text as a note' },
     title: { type: 'string', help: 'title for --text or stdin' },
-    source: { type: 'string', help: 'source name for --text or stdin (re-adding the same source updates it)' },
-    include: { type: 'string', multiple: true, help: 'only files matching this glob (relative to the folder)' },
+    source: {
+      type: 'string',
+      help: 'source name for --text or stdin (re-adding the same source updates it)',
+    },
+    include: {
+      type: 'string',
+      multiple: true,
+      help: 'only files matching this glob (relative to the folder)',
+    },
     exclude: { type: 'string', multiple: true, help: 'skip files matching this glob' },
     'max-file-bytes': { type: 'string', help: 'largest file to ingest', config: 'ingest.maxFileBytes' },
     'chunk-chars': { type: 'string', help: 'chunk target in characters', config: 'ingest.chunkChars' },
@@ -22,10 +29,15 @@ export const addCommand: Command = {
     const inputs: AddInput[] = [];
     const title = str(ctx.values, 'title');
     const source = str(ctx.values, 'source');
-    const literal = (text: string): AddInput => ({ text, ...(title === undefined ? {} : { title }), ...(source === undefined ? {} : { source }) });
+    const literal = (text: string): AddInput => ({
+      text,
+      ...(title === undefined ? {} : { title }),
+      ...(source === undefined ? {} : { source }),
+    });
     for (const p of ctx.positionals) inputs.push(p === '-' ? literal(await ctx.io.readStdin()) : p);
     for (const t of strs(ctx.values, 'text') ?? []) inputs.push(literal(t));
-    if (inputs.length === 0) throw new QuiverError('BAD_INPUT', 'quiver add: give at least one path, - for stdin, or --text');
+    if (inputs.length === 0)
+      throw new QuiverError('BAD_INPUT', 'quiver add: give at least one path, - for stdin, or --text');
     const vault = await ctx.openVault();
     const bar = progressBar(ctx.io, ctx.quiet, 'ingest');
     const include = strs(ctx.values, 'include');
@@ -42,20 +54,30 @@ export const addCommand: Command = {
     }
     const { batch, items } = report;
     if (ctx.json) {
-      ctx.out(`${JSON.stringify({ batch: batch.id, added: batch.added, updated: batch.updated, unchanged: batch.unchanged, failed: batch.failed, items })}\n`);
+      ctx.out(
+        `${JSON.stringify({ batch: batch.id, added: batch.added, updated: batch.updated, unchanged: batch.unchanged, failed: batch.failed, items })}\n`,
+      );
     } else {
       if (items.length <= 200 || !ctx.quiet) {
         ctx.out(
           table(
             ['status', 'source', 'chunks', 'detail'],
-            items.map((i) => [i.status, i.source, i.chunks ?? null, i.error === undefined ? (i.title ?? '') : `${i.error.code}: ${i.error.message}`]),
+            items.map((i) => [
+              i.status,
+              i.source,
+              i.chunks ?? null,
+              i.error === undefined ? (i.title ?? '') : `${i.error.code}: ${i.error.message}`,
+            ]),
             80,
           ),
         );
       }
-      ctx.out(`batch ${batch.id}: ${batch.added} added, ${batch.updated} updated, ${batch.unchanged} unchanged, ${batch.failed} failed\n`);
+      ctx.out(
+        `batch ${batch.id}: ${batch.added} added, ${batch.updated} updated, ${batch.unchanged} unchanged, ${batch.failed} failed\n`,
+      );
     }
-    for (const i of items) if (i.status === 'failed' && !ctx.json) ctx.err(`failed: ${i.source}: ${i.error?.message ?? ''}\n`);
+    for (const i of items)
+      if (i.status === 'failed' && !ctx.json) ctx.err(`failed: ${i.source}: ${i.error?.message ?? ''}\n`);
     return batch.failed > 0 ? EXIT.PARTIAL : EXIT.OK;
   },
 };

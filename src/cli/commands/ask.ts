@@ -9,9 +9,25 @@ export function askJson(r: AskResult): Record<string, unknown> {
     question: r.question,
     answer: r.answer,
     claims: r.claims,
-    cited: r.cited.map((c) => ({ n: c.n, section_id: c.sectionId, doc_id: c.docId, breadcrumb: c.breadcrumb, source: c.source, pages: c.pages })),
+    cited: r.cited.map((c) => ({
+      n: c.n,
+      section_id: c.sectionId,
+      doc_id: c.docId,
+      breadcrumb: c.breadcrumb,
+      source: c.source,
+      pages: c.pages,
+    })),
     invalid_citations: r.invalidCitations,
-    context: r.context.map((c) => ({ n: c.n, section_id: c.sectionId, doc_id: c.docId, breadcrumb: c.breadcrumb, source: c.source, pages: c.pages, score: c.score, text: c.text })),
+    context: r.context.map((c) => ({
+      n: c.n,
+      section_id: c.sectionId,
+      doc_id: c.docId,
+      breadcrumb: c.breadcrumb,
+      source: c.source,
+      pages: c.pages,
+      score: c.score,
+      text: c.text,
+    })),
     generator: r.generator,
     usage: { prompt_tokens: r.usage.promptTokens, completion_tokens: r.usage.completionTokens },
     timings_ms: r.timings,
@@ -26,7 +42,11 @@ export const askCommand: Command = {
   usage: 'quiver ask "question" [--generator extractive|openai] [--show-context] [--json]',
   options: {
     ...RETRIEVAL_OPTIONS,
-    generator: { type: 'string', help: 'extractive (offline) or openai (any OpenAI-compatible server)', config: 'generator.provider' },
+    generator: {
+      type: 'string',
+      help: 'extractive (offline) or openai (any OpenAI-compatible server)',
+      config: 'generator.provider',
+    },
     'show-context': { type: 'boolean', help: 'also print the numbered sections the answer was built from' },
   },
   async run(ctx) {
@@ -35,7 +55,11 @@ export const askCommand: Command = {
     const vault = await ctx.openVault();
     const gen = (str(ctx.values, 'generator') ?? vault.config['generator.provider']) as GeneratorName;
     const stream = !ctx.json && gen === 'openai' && ctx.io.stdout.isTTY === true;
-    const r = await vault.ask(question, { ...searchOptionsFrom(ctx.values), generator: gen, ...(stream ? { onToken: (t: string) => ctx.out(t) } : {}) });
+    const r = await vault.ask(question, {
+      ...searchOptionsFrom(ctx.values),
+      generator: gen,
+      ...(stream ? { onToken: (t: string) => ctx.out(t) } : {}),
+    });
     if (ctx.json) {
       ctx.out(`${JSON.stringify(askJson(r))}\n`);
       return EXIT.OK;
@@ -43,9 +67,15 @@ export const askCommand: Command = {
     ctx.out(stream ? '\n\n' : `${r.answer}\n\n`);
     if (r.cited.length > 0) {
       ctx.out('Sources:\n');
-      for (const c of r.cited) ctx.out(`  [${c.n}] ${c.breadcrumb}  (${c.source}${c.pages ? `, pages ${c.pages[0]}–${c.pages[1]}` : ''})\n`);
+      for (const c of r.cited)
+        ctx.out(
+          `  [${c.n}] ${c.breadcrumb}  (${c.source}${c.pages ? `, pages ${c.pages[0]}–${c.pages[1]}` : ''})\n`,
+        );
     }
-    if (r.invalidCitations.length > 0) ctx.out(`Warning: the answer cites sections that do not exist: ${r.invalidCitations.map((n) => `[${n}]`).join(' ')}\n`);
+    if (r.invalidCitations.length > 0)
+      ctx.out(
+        `Warning: the answer cites sections that do not exist: ${r.invalidCitations.map((n) => `[${n}]`).join(' ')}\n`,
+      );
     if (ctx.values['show-context'] === true) {
       ctx.out('\nContext:\n');
       for (const c of r.context) ctx.out(`\n[${c.n}] ${c.breadcrumb}  (${c.source})\n${c.text}\n`);

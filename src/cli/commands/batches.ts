@@ -16,7 +16,16 @@ export const batchesCommand: Command = {
       ctx.out(
         table(
           ['batch', 'status', 'started', 'added', 'updated', 'unchanged', 'failed', 'label'],
-          batches.map((b) => [b.id, b.status, b.startedAt.replace('T', ' ').slice(0, 19), b.added, b.updated, b.unchanged, b.failed, b.label]),
+          batches.map((b) => [
+            b.id,
+            b.status,
+            b.startedAt.replace('T', ' ').slice(0, 19),
+            b.added,
+            b.updated,
+            b.unchanged,
+            b.failed,
+            b.label,
+          ]),
         ),
       );
     return EXIT.OK;
@@ -32,7 +41,10 @@ export const undoCommand: Command = {
     const vault = await ctx.openVault();
     const r = await vault.undo(str(ctx.values, 'batch'));
     if (ctx.json) ctx.out(`${JSON.stringify(r)}\n`);
-    else ctx.out(`rolled back batch ${r.batchId}: ${r.removed} document versions removed, ${r.restored} restored\n`);
+    else
+      ctx.out(
+        `rolled back batch ${r.batchId}: ${r.removed} document versions removed, ${r.restored} restored\n`,
+      );
     return EXIT.OK;
   },
 };

@@ -2,8 +2,17 @@ import type { Command } from '../command.js';
 import { addCommand } from './add.js';
 import { askCommand } from './ask.js';
 import { batchesCommand, undoCommand } from './batches.js';
+import { evalCommand } from './eval.js';
 import { doctorCommand, initCommand } from './init-doctor.js';
 import { docsCommand, readCommand } from './read.js';
+import {
+  learnCommand,
+  noiseCommand,
+  rankerCommand,
+  ratingsCommand,
+  rateCommand,
+  transcriptsCommand,
+} from './quality.js';
 import { contextCommand, searchCommand, sectionsCommand } from './search.js';
 
 /** Every command, in the order `quiver --help` lists them. */
@@ -14,9 +23,16 @@ export const COMMANDS: readonly Command[] = [
   sectionsCommand,
   contextCommand,
   askCommand,
+  evalCommand,
   readCommand,
   docsCommand,
   batchesCommand,
   undoCommand,
+  rateCommand,
+  ratingsCommand,
+  learnCommand,
+  noiseCommand,
+  rankerCommand,
+  transcriptsCommand,
   doctorCommand,
 ];

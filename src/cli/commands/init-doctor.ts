@@ -30,21 +30,49 @@ export const doctorCommand: Command = {
     const secrets = [vault.config['embedder.apiKeyEnv'], vault.config['generator.apiKeyEnv']];
     const report = {
       store: { kind: vault.store.kind, location: vault.store.location, ...s },
-      embedder: { configured: vault.embedder.id, dims: vault.embedder.dims, vault: recorded, ok: recorded === null || recorded === vault.embedder.id },
+      embedder: {
+        configured: vault.embedder.id,
+        dims: vault.embedder.dims,
+        vault: recorded,
+        ok: recorded === null || recorded === vault.embedder.id,
+      },
       config_file: vault.loaded.file,
-      config: Object.fromEntries(keys.map((k) => [k, { value: vault.config[k], from: vault.loaded.sources[k] }])),
-      secrets: Object.fromEntries(secrets.map((n) => [n, ctx.io.env[n] === undefined || ctx.io.env[n] === '' ? 'missing' : 'set'])),
+      config: Object.fromEntries(
+        keys.map((k) => [k, { value: vault.config[k], from: vault.loaded.sources[k] }]),
+      ),
+      secrets: Object.fromEntries(
+        secrets.map((n) => [n, ctx.io.env[n] === undefined || ctx.io.env[n] === '' ? 'missing' : 'set']),
+      ),
     };
     if (ctx.json) {
       ctx.out(`${JSON.stringify(report)}\n`);
     } else {
       ctx.out(`store     ${report.store.kind} ${report.store.location} (schema v${s.schemaVersion})\n`);
-      ctx.out(`contents  ${s.documents} documents, ${s.sections} sections, ${s.chunks} chunks, ${s.batches} batches\n`);
-      ctx.out(`vectors   ${Object.entries(s.vectors).map(([f, n]) => `${f}: ${n}`).join(', ') || 'none'}\n`);
-      ctx.out(`embedder  ${vault.embedder.id} (${vault.embedder.dims} dims)${report.embedder.ok ? '' : `  MISMATCH: vault has ${recorded}; run quiver reindex`}\n`);
+      ctx.out(
+        `contents  ${s.documents} documents, ${s.sections} sections, ${s.chunks} chunks, ${s.batches} batches\n`,
+      );
+      ctx.out(
+        `vectors   ${
+          Object.entries(s.vectors)
+            .map(([f, n]) => `${f}: ${n}`)
+            .join(', ') || 'none'
+        }\n`,
+      );
+      ctx.out(
+        `embedder  ${vault.embedder.id} (${vault.embedder.dims} dims)${report.embedder.ok ? '' : `  MISMATCH: vault has ${recorded}; run quiver reindex`}\n`,
+      );
       ctx.out(`config    ${vault.loaded.file ?? '(no config file)'}\n`);
-      ctx.out(table(['key', 'value', 'from'], keys.map((k) => [k, JSON.stringify(vault.config[k]), vault.loaded.sources[k]])));
-      ctx.out(`secrets   ${Object.entries(report.secrets).map(([k, v]) => `${k}: ${v}`).join(', ')}\n`);
+      ctx.out(
+        table(
+          ['key', 'value', 'from'],
+          keys.map((k) => [k, JSON.stringify(vault.config[k]), vault.loaded.sources[k]]),
+        ),
+      );
+      ctx.out(
+        `secrets   ${Object.entries(report.secrets)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(', ')}\n`,
+      );
     }
     return report.embedder.ok ? EXIT.OK : EXIT.INCOMPATIBLE;
   },

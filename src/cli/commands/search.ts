@@ -21,14 +21,22 @@ function printHits(ctx: CommandContext, hits: SectionHit[], withText: boolean): 
     ctx.out(
       table(
         ['#', 'score', 'section', 'source', 'snippet'],
-        hits.map((h, i) => [i + 1, h.score.toFixed(4), h.breadcrumb, h.source + (h.pages ? ` p.${h.pages[0]}` : ''), h.snippets[0] ?? '']),
+        hits.map((h, i) => [
+          i + 1,
+          h.score.toFixed(4),
+          h.breadcrumb,
+          h.source + (h.pages ? ` p.${h.pages[0]}` : ''),
+          h.snippets[0] ?? '',
+        ]),
         70,
       ),
     );
     return;
   }
   for (const [i, h] of hits.entries()) {
-    ctx.out(`[${i + 1}] ${h.breadcrumb}  (${h.source}${h.pages ? `, pages ${h.pages[0]}–${h.pages[1]}` : ''}; ${h.sectionId}; score ${h.score.toFixed(4)})\n\n${(h.text ?? '').trim()}\n\n`);
+    ctx.out(
+      `[${i + 1}] ${h.breadcrumb}  (${h.source}${h.pages ? `, pages ${h.pages[0]}–${h.pages[1]}` : ''}; ${h.sectionId}; score ${h.score.toFixed(4)})\n\n${(h.text ?? '').trim()}\n\n`,
+    );
   }
 }
 
@@ -38,9 +46,15 @@ async function batchSearch(ctx: CommandContext, file: string): Promise<number> {
   try {
     raw = await readFile(file, 'utf8');
   } catch (e) {
-    throw new QuiverError('UNREADABLE', `quiver search: cannot read --queries ${file}: ${(e as Error).message}`);
+    throw new QuiverError(
+      'UNREADABLE',
+      `quiver search: cannot read --queries ${file}: ${(e as Error).message}`,
+    );
   }
-  const lines = raw.split('\n').map((l, i) => ({ l: l.trim(), n: i + 1 })).filter((x) => x.l !== '');
+  const lines = raw
+    .split('\n')
+    .map((l, i) => ({ l: l.trim(), n: i + 1 }))
+    .filter((x) => x.l !== '');
   const queries = lines.map(({ l, n }) => {
     let o: Record<string, unknown>;
     try {
@@ -49,7 +63,8 @@ async function batchSearch(ctx: CommandContext, file: string): Promise<number> {
       throw new QuiverError('BAD_INPUT', `quiver search: ${file} line ${n} is not JSON`);
     }
     const text = o.text ?? o.query ?? o.question;
-    if (typeof text !== 'string') throw new QuiverError('BAD_INPUT', `quiver search: ${file} line ${n} has no "text"`);
+    if (typeof text !== 'string')
+      throw new QuiverError('BAD_INPUT', `quiver search: ${file} line ${n} has no "text"`);
     return { id: o.id ?? o._id ?? n, text };
   });
   const vault = await ctx.openVault();
@@ -64,15 +79,22 @@ async function batchSearch(ctx: CommandContext, file: string): Promise<number> {
 export const searchCommand: Command = {
   name: 'search',
   summary: 'search the vault (chunk hits merged per section); --queries FILE.jsonl for many',
-  usage: 'quiver search <query> [--limit K] [--legs lexical|vector|both] [--select topk|mmr|dartboard] | --queries FILE.jsonl --json',
-  options: { ...RETRIEVAL_OPTIONS, queries: { type: 'string', help: 'JSONL file of {"id", "text"}: one JSON result line per query' } },
+  usage:
+    'quiver search <query> [--limit K] [--legs lexical|vector|both] [--select topk|mmr|dartboard] | --queries FILE.jsonl --json',
+  options: {
+    ...RETRIEVAL_OPTIONS,
+    queries: { type: 'string', help: 'JSONL file of {"id", "text"}: one JSON result line per query' },
+  },
   async run(ctx) {
     const file = str(ctx.values, 'queries');
     if (file !== undefined) return batchSearch(ctx, file);
     const q = query(ctx, 'search');
     const vault = await ctx.openVault();
     const r = await vault.search(q, searchOptionsFrom(ctx.values));
-    if (ctx.json) ctx.out(`${JSON.stringify({ query: q, pool: r.pool, results: r.hits.map(hitJson), timings_ms: r.timings })}\n`);
+    if (ctx.json)
+      ctx.out(
+        `${JSON.stringify({ query: q, pool: r.pool, results: r.hits.map(hitJson), timings_ms: r.timings })}\n`,
+      );
     else printHits(ctx, r.hits, false);
     return EXIT.OK;
   },
@@ -87,7 +109,10 @@ export const sectionsCommand: Command = {
     const q = query(ctx, 'sections');
     const vault = await ctx.openVault();
     const r = await vault.sections(q, searchOptionsFrom(ctx.values));
-    if (ctx.json) ctx.out(`${JSON.stringify({ query: q, pool: r.pool, results: r.hits.map(hitJson), timings_ms: r.timings })}\n`);
+    if (ctx.json)
+      ctx.out(
+        `${JSON.stringify({ query: q, pool: r.pool, results: r.hits.map(hitJson), timings_ms: r.timings })}\n`,
+      );
     else printHits(ctx, r.hits, true);
     return EXIT.OK;
   },
@@ -102,7 +127,10 @@ export const contextCommand: Command = {
     const q = query(ctx, 'context');
     const vault = await ctx.openVault();
     const r = await vault.context(q, searchOptionsFrom(ctx.values));
-    if (ctx.json) ctx.out(`${JSON.stringify({ query: q, sections: r.sections.map((s) => ({ n: s.n, ...hitJson(s) })), timings_ms: r.timings })}\n`);
+    if (ctx.json)
+      ctx.out(
+        `${JSON.stringify({ query: q, sections: r.sections.map((s) => ({ n: s.n, ...hitJson(s) })), timings_ms: r.timings })}\n`,
+      );
     else printHits(ctx, r.sections, true);
     return EXIT.OK;
   },

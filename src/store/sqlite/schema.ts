@@ -96,6 +96,39 @@ export const MIGRATIONS: readonly string[] = [
     at TEXT NOT NULL
   );
   `,
+  // 2: the quality loop (feedback log, answer transcripts, LLM-judge verdict cache). Switches and
+  // fitted models live in `meta` and `blobs`. `rid` orders rows that share a timestamp.
+  `
+  CREATE TABLE feedback (
+    rid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    at TEXT NOT NULL,
+    q TEXT NOT NULL,
+    ask_id TEXT NOT NULL,
+    section_id TEXT,
+    doc_id TEXT,
+    rank INTEGER,
+    score REAL,
+    signal TEXT NOT NULL,
+    label REAL NOT NULL,
+    weight REAL NOT NULL
+  );
+  CREATE INDEX feedback_doc ON feedback(doc_id);
+  CREATE INDEX feedback_at ON feedback(at);
+  CREATE TABLE transcripts (
+    rid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    at TEXT NOT NULL,
+    question TEXT NOT NULL,
+    config_fingerprint TEXT NOT NULL,
+    body TEXT NOT NULL
+  );
+  CREATE TABLE verdicts (
+    key TEXT PRIMARY KEY,
+    verdict INTEGER NOT NULL,
+    at TEXT NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

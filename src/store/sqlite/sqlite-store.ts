@@ -13,13 +13,17 @@ import type {
   SectionRecord,
 } from '../../types.js';
 import type {
+  FeedbackRecord,
   LexicalHit,
   LexicalQuery,
   ListDocumentsOptions,
+  ListFeedbackOptions,
+  ListTranscriptsOptions,
   NoiseMark,
   RollbackResult,
   Store,
   StoreStats,
+  TranscriptRecord,
   VectorQuery,
   WriteDocumentInput,
   WriteStatus,
@@ -106,6 +110,31 @@ function toChunk(r: Row): ChunkRecord {
     text: r.text as string,
     page: (r.page as number | null) ?? null,
   };
+}
+
+function toFeedback(r: Row): FeedbackRecord {
+  return {
+    id: r.id as string,
+    at: r.at as string,
+    q: r.q as string,
+    askId: r.ask_id as string,
+    sectionId: (r.section_id as string | null) ?? null,
+    docId: (r.doc_id as string | null) ?? null,
+    rank: (r.rank as number | null) ?? null,
+    score: (r.score as number | null) ?? null,
+    signal: r.signal as string,
+    label: r.label as number,
+    weight: r.weight as number,
+  };
+}
+
+/** A UNIQUE violation as a CONFLICT naming the table and id; anything else passes through. */
+function conflictOr(e: unknown, what: string, id: string): unknown {
+  const code = (e as { code?: unknown }).code;
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    return new QuiverError('CONFLICT', `quiver: ${what} ${id} already exists`, { cause: e });
+  }
+  return e;
 }
 
 function toBatch(r: Row): BatchRecord {
@@ -507,5 +536,65 @@ export class SqliteStore implements Store {
       reason: (r.reason as string | null) ?? null,
       at: r.at as string,
     }));
+  }
+
+  async addFeedback(rows: readonly FeedbackRecord[]): Promise<void> {
+    const ins = this.db.prepare(
+      'INSERT INTO feedback(id, at, q, ask_id, section_id, doc_id, rank, score, signal, label, weight) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    let current = '';
+    try {
+      this.db
+        .transaction(() => {
+          for (const r of rows) {
+            current = r.id;
+            ins.run(r.id, r.at, r.q, r.askId, r.sectionId, r.docId, r.rank, r.score, r.signal, r.label, r.weight);
+          }
+        })
+        .immediate();
+    } catch (e) {
+      throw conflictOr(e, 'feedback row', current);
+    }
+  }
+
+  async listFeedback(options: ListFeedbackOptions = {}): Promise<FeedbackRecord[]> {
+    const dir = (options.order ?? 'newest') === 'newest' ? 'DESC' : 'ASC';
+    const where = options.docId === undefined ? '' : 'WHERE doc_id = ?';
+    const params: unknown[] = options.docId === undefined ? [] : [options.docId];
+    const sql = `SELECT * FROM feedback ${where} ORDER BY at ${dir}, rid ${dir} LIMIT ?`;
+    return (this.db.prepare(sql).all(...params, options.limit ?? -1) as Row[]).map(toFeedback);
+  }
+
+  async putTranscript(t: TranscriptRecord): Promise<void> {
+    try {
+      this.db
+        .prepare('INSERT INTO transcripts(id, at, question, config_fingerprint, body) VALUES (?, ?, ?, ?, ?)')
+        .run(t.id, t.at, t.question, t.configFingerprint, JSON.stringify(t));
+    } catch (e) {
+      throw conflictOr(e, 'transcript', t.id);
+    }
+  }
+
+  async getTranscript(id: string): Promise<TranscriptRecord | null> {
+    const r = this.db.prepare('SELECT body FROM transcripts WHERE id = ?').get(id) as Row | undefined;
+    return r === undefined ? null : (JSON.parse(r.body as string) as TranscriptRecord);
+  }
+
+  async listTranscripts(options: ListTranscriptsOptions = {}): Promise<TranscriptRecord[]> {
+    const rows = this.db
+      .prepare('SELECT body FROM transcripts ORDER BY at DESC, rid DESC LIMIT ? OFFSET ?')
+      .all(options.limit ?? 20, options.offset ?? 0) as Row[];
+    return rows.map((r) => JSON.parse(r.body as string) as TranscriptRecord);
+  }
+
+  async getVerdict(key: string): Promise<boolean | null> {
+    const r = this.db.prepare('SELECT verdict FROM verdicts WHERE key = ?').get(key) as Row | undefined;
+    return r === undefined ? null : r.verdict === 1;
+  }
+
+  async putVerdict(key: string, verdict: boolean): Promise<void> {
+    this.db
+      .prepare('INSERT INTO verdicts(key, verdict, at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET verdict = excluded.verdict, at = excluded.at')
+      .run(key, verdict ? 1 : 0, now());
   }
 }

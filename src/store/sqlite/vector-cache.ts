@@ -46,7 +46,11 @@ export class VectorMatrix {
       if (s === 0) {
         // A zero row has dot 0 with everything; skip it only when it truly is a zero vector.
         let zero = true;
-        for (let j = 0; j < dims; j++) if (data[off + j] !== 0) { zero = false; break; }
+        for (let j = 0; j < dims; j++)
+          if (data[off + j] !== 0) {
+            zero = false;
+            break;
+          }
         if (zero) continue;
       }
       if (s >= top.threshold) top.push(r, s);

@@ -1,0 +1,479 @@
+/**
+ * An approximate nearest-neighbour index (HNSW, hnswlib-node) over unit-length chunk vectors, for the
+ * vector leg above a configurable number of chunks. The SQLite store stays the source of truth: the
+ * index is a cache persisted beside the database and rebuilt from it when missing, stale or corrupt.
+ * The exact scan (`VectorMatrix.scan`) remains the reference; `bench/ann.ts` measures recall@10
+ * against it.
+ *
+ * Files: `<db>.<8 hex of sha256(fingerprint)>.hnsw` (hnswlib's own format) and a JSON sidecar
+ * `….hnsw.json` holding {@link HnswSidecar}: format version, embedder fingerprint, dims, the store's
+ * opaque `stamp`, parameters, tombstoned labels, and the index file's byte length and SHA-256, so a
+ * truncated, garbled or half-written file is detected before hnswlib reads it. Both files are written
+ * to a temporary name, synced and renamed, so a crash never leaves a pair that looks valid.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import hnswlib from 'hnswlib-node';
+import { z } from 'zod';
+import { QuiverError } from '../../errors.js';
+
+/** Version of the file pair written by {@link HnswIndex.save}; other versions are refused. */
+export const HNSW_FORMAT_VERSION = 1;
+/** Graph degree M (links per node above layer 0; 2M at layer 0). Measured in `bench/ann.ts`. */
+export const DEFAULT_HNSW_M = 16;
+/** Candidate list size while inserting. Measured in `bench/ann.ts`. */
+export const DEFAULT_HNSW_EF_CONSTRUCTION = 200;
+/** Candidate list size while searching (hnswlib uses max(efSearch, k)). Measured in `bench/ann.ts`. */
+export const DEFAULT_HNSW_EF_SEARCH = 128;
+/** Seed of hnswlib's level generator, so builds are reproducible. */
+export const DEFAULT_HNSW_SEED = 100;
+/** Above this share of tombstoned labels, searches slow down and recall drops: rebuild instead. */
+export const DEFAULT_HNSW_MAX_DELETED_FRACTION = 0.2;
+/** Texts between progress reports and event-loop yields while building. */
+export const DEFAULT_HNSW_BUILD_BATCH = 2048;
+
+/** hnswlib's header: 6 size_t, int, uint32, 3 size_t, double, size_t (little-endian, 64-bit). */
+const HEADER_BYTES = 96;
+const MAX_LABEL = 2 ** 32 - 1;
+
+/** Similarity space. Vectors are unit length, so inner product equals cosine; 'cosine' re-normalises. */
+export type HnswSpace = 'ip' | 'cosine';
+
+export interface HnswParams {
+  /** Defaults to 'ip' (the store's vectors are unit length). */
+  space: HnswSpace;
+  /** Graph degree, an integer in [2, 100]. Defaults to {@link DEFAULT_HNSW_M}. */
+  m: number;
+  /** Insert-time candidates, an integer ≥ 1. Defaults to {@link DEFAULT_HNSW_EF_CONSTRUCTION}. */
+  efConstruction: number;
+  /** Search-time candidates, an integer ≥ 1. Defaults to {@link DEFAULT_HNSW_EF_SEARCH}. */
+  efSearch: number;
+  /** Level-generator seed. Defaults to {@link DEFAULT_HNSW_SEED}. */
+  seed: number;
+}
+
+/** What an index file must match to be used: the embedder, its vector length and the store's stamp. */
+export interface HnswIdentity {
+  fingerprint: string;
+  dims: number;
+  /** Opaque state of the source rows the store computes, e.g. `"<rows>:<max chunk id>:<changes>"`. */
+  stamp: string;
+}
+
+export interface HnswBuildOptions extends HnswIdentity {
+  params?: Partial<HnswParams>;
+  signal?: AbortSignal;
+  /** Called with (inserted, total) after each batch. */
+  onProgress?: (done: number, total: number) => void;
+  /** Vectors per batch between yields. Defaults to {@link DEFAULT_HNSW_BUILD_BATCH}. */
+  batchSize?: number;
+}
+
+export interface HnswHit {
+  chunkId: number;
+  /** Cosine similarity (1 − hnswlib distance), in [−1, 1]. */
+  score: number;
+}
+
+/** Why a persisted index cannot be used as is. */
+export type HnswLoadFailure = 'missing' | 'stale' | 'corrupt' | 'version';
+
+/**
+ * `reason: null` → usable and current. `reason: 'stale'` with an index only when `acceptStale` was
+ * asked for (same fingerprint and dims, intact file, older stamp): the caller reconciles it with
+ * {@link HnswIndex.labels}, `add` and `remove`. Otherwise `index` is null and `message` says why.
+ */
+export type HnswLoadResult =
+  | { index: HnswIndex; reason: null; message: null }
+  | { index: HnswIndex; reason: 'stale'; message: string }
+  | { index: null; reason: HnswLoadFailure; message: string };
+
+export interface HnswLoadOptions {
+  /** Return an intact index whose stamp differs (see {@link HnswLoadResult}). Defaults to false. */
+  acceptStale?: boolean;
+  /** Override the saved efSearch. */
+  efSearch?: number;
+}
+
+const paramsSchema = z.object({
+  space: z.enum(['ip', 'cosine']),
+  m: z.number().int().min(2).max(100),
+  efConstruction: z.number().int().min(1),
+  efSearch: z.number().int().min(1),
+  seed: z.number().int().min(0),
+});
+
+const sidecarSchema = z.object({
+  formatVersion: z.literal(HNSW_FORMAT_VERSION),
+  fingerprint: z.string(),
+  dims: z.number().int().min(1),
+  /** Live (searchable) labels. */
+  count: z.number().int().min(0),
+  stamp: z.string(),
+  params: paramsSchema,
+  /** Tombstoned labels (hnswlib keeps them in the graph, marked deleted). */
+  deleted: z.array(z.number().int().min(0).max(MAX_LABEL)),
+  /** Byte length and SHA-256 (hex) of the index file. */
+  bytes: z.number().int().min(HEADER_BYTES),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+/** The JSON sidecar beside an index file. */
+export type HnswSidecar = z.infer<typeof sidecarSchema>;
+
+/** `<dbPath>.<first 8 hex of sha256(fingerprint)>.hnsw`: one index per embedder beside the vault. */
+export function hnswIndexPath(dbPath: string, fingerprint: string): string {
+  return `${dbPath}.${createHash('sha256').update(fingerprint).digest('hex').slice(0, 8)}.hnsw`;
+}
+
+/** The sidecar of an index file: `<index path>.json`. */
+export function hnswSidecarPath(indexPath: string): string {
+  return `${indexPath}.json`;
+}
+
+function bad(field: string, want: string, got: unknown): QuiverError {
+  return new QuiverError('BAD_INPUT', `quiver: hnsw ${field} must be ${want}, got ${String(got)}`);
+}
+
+/** Parameters after defaults and validation. */
+export function resolveHnswParams(params: Partial<HnswParams> = {}): HnswParams {
+  const p: HnswParams = {
+    space: params.space ?? 'ip',
+    m: params.m ?? DEFAULT_HNSW_M,
+    efConstruction: params.efConstruction ?? DEFAULT_HNSW_EF_CONSTRUCTION,
+    efSearch: params.efSearch ?? DEFAULT_HNSW_EF_SEARCH,
+    seed: params.seed ?? DEFAULT_HNSW_SEED,
+  };
+  if (p.space !== 'ip' && p.space !== 'cosine') throw bad('space', "'ip' or 'cosine'", p.space);
+  if (!Number.isInteger(p.m) || p.m < 2 || p.m > 100) throw bad('m', 'an integer in [2, 100]', p.m);
+  for (const k of ['efConstruction', 'efSearch'] as const) {
+    if (!Number.isInteger(p[k]) || p[k] < 1) throw bad(k, 'an integer ≥ 1', p[k]);
+  }
+  if (!Number.isInteger(p.seed) || p.seed < 0 || p.seed > MAX_LABEL) throw bad('seed', 'an integer in [0, 2^32)', p.seed);
+  return p;
+}
+
+function checkLabel(label: number): void {
+  if (!Number.isInteger(label) || label < 0 || label > MAX_LABEL) throw bad('label', 'an integer in [0, 2^32)', label);
+}
+
+/**
+ * An HNSW index keyed by chunk id (label). Zero vectors (empty text) have no direction and are never
+ * inserted, matching the exact scan, which never returns them. Adding a label that is present
+ * replaces its vector (and revives it when it was removed); removing tombstones it.
+ *
+ * @example
+ * const index = await HnswIndex.build(chunkIds, matrix, { fingerprint, dims: 512, stamp });
+ * index.search(queryVector, 10); // [{ chunkId, score }, …] best first
+ * await index.save(hnswIndexPath(dbPath, fingerprint), stamp);
+ */
+export class HnswIndex {
+  readonly fingerprint: string;
+  readonly dims: number;
+  readonly params: Readonly<HnswParams>;
+  /** The stamp this index was built or last saved or loaded with. */
+  stamp: string;
+  private readonly native: hnswlib.HierarchicalNSW;
+  private readonly live: Set<number>;
+  private readonly tombstones: Set<number>;
+  private readonly row: number[];
+
+  private constructor(
+    native: hnswlib.HierarchicalNSW,
+    identity: HnswIdentity,
+    params: HnswParams,
+    live: Set<number>,
+    tombstones: Set<number>,
+  ) {
+    this.native = native;
+    this.fingerprint = identity.fingerprint;
+    this.dims = identity.dims;
+    this.stamp = identity.stamp;
+    this.params = params;
+    this.live = live;
+    this.tombstones = tombstones;
+    this.row = new Array<number>(identity.dims).fill(0);
+    native.setEf(params.efSearch);
+  }
+
+  /** An empty index with room for `capacity` vectors (it grows on `add`). */
+  static create(identity: HnswIdentity, params: Partial<HnswParams> = {}, capacity = 1024): HnswIndex {
+    if (!Number.isInteger(identity.dims) || identity.dims < 1) throw bad('dims', 'an integer ≥ 1', identity.dims);
+    const p = resolveHnswParams(params);
+    const native = new hnswlib.HierarchicalNSW(p.space, identity.dims);
+    native.initIndex({ maxElements: Math.max(1, capacity), m: p.m, efConstruction: p.efConstruction, randomSeed: p.seed });
+    return new HnswIndex(native, identity, p, new Set(), new Set());
+  }
+
+  /**
+   * Build from `labels[i]` ↔ row i of `data` (`labels.length × dims`, row-major). Inserts in order
+   * (so a build is reproducible), yielding to the event loop every `batchSize` rows.
+   * Cost: O(n · efConstruction · log n) distance computations; see `bench/ann.ts` for timings.
+   */
+  static async build(labels: ArrayLike<number>, data: Float32Array, options: HnswBuildOptions): Promise<HnswIndex> {
+    const { signal, onProgress } = options;
+    const batch = options.batchSize ?? DEFAULT_HNSW_BUILD_BATCH;
+    if (!Number.isInteger(batch) || batch < 1) throw bad('batchSize', 'an integer ≥ 1', batch);
+    const index = HnswIndex.create(options, options.params, labels.length);
+    if (data.length !== labels.length * options.dims) {
+      throw bad('data length', `labels × dims = ${labels.length * options.dims}`, data.length);
+    }
+    for (let start = 0; start < labels.length; start += batch) {
+      if (signal?.aborted) throw new QuiverError('ABORTED', 'quiver: hnsw build aborted', { cause: signal.reason });
+      const end = Math.min(labels.length, start + batch);
+      index.addRows(labels, data, start, end);
+      onProgress?.(end, labels.length);
+      if (end < labels.length) await new Promise<void>((r) => setImmediate(r));
+    }
+    return index;
+  }
+
+  /** Searchable labels. */
+  get size(): number {
+    return this.live.size;
+  }
+
+  /** Tombstoned labels still in the graph. */
+  get deletedCount(): number {
+    return this.tombstones.size;
+  }
+
+  /** deleted / (live + deleted); 0 for an empty index. Rebuild above {@link DEFAULT_HNSW_MAX_DELETED_FRACTION}. */
+  get deletedFraction(): number {
+    const all = this.live.size + this.tombstones.size;
+    return all === 0 ? 0 : this.tombstones.size / all;
+  }
+
+  get efSearch(): number {
+    return this.native.getEf();
+  }
+
+  set efSearch(ef: number) {
+    if (!Number.isInteger(ef) || ef < 1) throw bad('efSearch', 'an integer ≥ 1', ef);
+    this.native.setEf(ef);
+  }
+
+  has(label: number): boolean {
+    return this.live.has(label);
+  }
+
+  /** The searchable labels, ascending (for reconciling with the store's live chunk ids). */
+  labels(): number[] {
+    return [...this.live].sort((a, b) => a - b);
+  }
+
+  /**
+   * The `k` labels nearest to `q` by cosine, best first (ties → lower chunk id). `filter(label)` is
+   * applied inside the graph walk (hnswlib's filter callback), so k allowed hits come back when they
+   * exist and the walk finds them; a very selective filter makes the walk long, and the exact scan
+   * over the allowed rows is then the better tool. A zero query has no direction → [].
+   */
+  search(q: Float32Array, k: number, filter?: (label: number) => boolean): HnswHit[] {
+    if (q.length !== this.dims) throw bad('query length', String(this.dims), q.length);
+    if (!(k > 0) || this.live.size === 0) return [];
+    let sq = 0;
+    for (let i = 0; i < q.length; i++) {
+      const x = q[i]!;
+      this.row[i] = x;
+      sq += x * x;
+    }
+    if (!(sq > 0)) return [];
+    const kk = Math.min(Math.floor(k), this.live.size, this.native.getMaxElements());
+    const r =
+      filter === undefined ? this.native.searchKnn(this.row, kk) : this.native.searchKnn(this.row, kk, filter);
+    const hits: HnswHit[] = r.neighbors.map((chunkId, i) => ({ chunkId, score: 1 - r.distances[i]! }));
+    return hits.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
+  }
+
+  /**
+   * Insert or replace `labels[i]` ↔ row i of `data`. A zero row removes the label (it can never be
+   * returned). Grows capacity by half as needed. Returns the number of labels now searchable that
+   * were not before.
+   */
+  add(labels: ArrayLike<number>, data: Float32Array): number {
+    if (data.length !== labels.length * this.dims) {
+      throw bad('data length', `labels × dims = ${labels.length * this.dims}`, data.length);
+    }
+    const before = this.live.size;
+    this.addRows(labels, data, 0, labels.length);
+    return Math.max(0, this.live.size - before);
+  }
+
+  /** Tombstone these labels (unknown or already removed ones are ignored). Returns how many were removed. */
+  remove(labels: Iterable<number>): number {
+    let n = 0;
+    for (const label of labels) {
+      if (!this.live.has(label)) continue;
+      this.native.markDelete(label);
+      this.live.delete(label);
+      this.tombstones.add(label);
+      n++;
+    }
+    return n;
+  }
+
+  private addRows(labels: ArrayLike<number>, data: Float32Array, start: number, end: number): void {
+    const { dims, row } = this;
+    const needed = this.native.getCurrentCount() + (end - start);
+    const cap = this.native.getMaxElements();
+    if (needed > cap) this.native.resizeIndex(Math.max(needed, Math.ceil(cap * 1.5)));
+    for (let i = start; i < end; i++) {
+      const label = labels[i]!;
+      checkLabel(label);
+      let sq = 0;
+      for (let j = 0, off = i * dims; j < dims; j++) {
+        const x = data[off + j]!;
+        row[j] = x;
+        sq += x * x;
+      }
+      if (!Number.isFinite(sq)) throw bad(`vector of label ${label}`, 'finite', 'a non-finite value');
+      if (sq === 0) {
+        this.remove([label]);
+        continue;
+      }
+      // hnswlib: an existing label (live or tombstoned) is updated in place and un-deleted.
+      this.native.addPoint(row, label);
+      this.live.add(label);
+      this.tombstones.delete(label);
+    }
+  }
+
+  /**
+   * Write the index and its sidecar atomically (temporary files, fsync, rename; index first, so a
+   * crash in between leaves a sidecar whose checksum no longer matches → 'corrupt' → rebuild).
+   * `stamp` defaults to the index's current stamp and becomes it.
+   */
+  async save(path: string, stamp: string = this.stamp): Promise<void> {
+    const sidecarPath = hnswSidecarPath(path);
+    const tag = `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const tmp = path + tag;
+    const sidecarTmp = sidecarPath + tag;
+    try {
+      await this.native.writeIndex(tmp);
+      await syncFile(tmp);
+      const { bytes, sha256 } = await hashFile(tmp);
+      const sidecar: HnswSidecar = {
+        formatVersion: HNSW_FORMAT_VERSION,
+        fingerprint: this.fingerprint,
+        dims: this.dims,
+        count: this.live.size,
+        stamp,
+        params: { ...this.params },
+        deleted: [...this.tombstones].sort((a, b) => a - b),
+        bytes,
+        sha256,
+      };
+      await writeFile(sidecarTmp, JSON.stringify(sidecar));
+      await syncFile(sidecarTmp);
+      await rename(tmp, path);
+      await rename(sidecarTmp, sidecarPath);
+      this.stamp = stamp;
+    } catch (e) {
+      await rm(tmp, { force: true });
+      await rm(sidecarTmp, { force: true });
+      throw new QuiverError('STORE', `quiver: cannot write hnsw index ${path}: ${(e as Error).message}`, { cause: e });
+    }
+  }
+
+  /**
+   * Read a saved index, or say why it cannot be used: 'missing' (no index file), 'version' (a
+   * sidecar formatVersion this code does not know), 'stale' (fingerprint, dims or stamp differ from
+   * `expected`), 'corrupt' (no or unreadable sidecar, size or header or checksum mismatch, hnswlib
+   * refuses the file). Checks run cheapest first; the checksum reads the whole file once.
+   */
+  static async loadOrNull(path: string, expected: HnswIdentity, options: HnswLoadOptions = {}): Promise<HnswLoadResult> {
+    const fail = (reason: HnswLoadFailure, message: string): HnswLoadResult => ({ index: null, reason, message });
+    const sidecarPath = hnswSidecarPath(path);
+    if (!existsSync(path)) return fail('missing', `no index file ${path}`);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readFile(sidecarPath, 'utf8'));
+    } catch (e) {
+      return fail('corrupt', `sidecar ${sidecarPath} is missing or unreadable: ${(e as Error).message}`);
+    }
+    const version = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).formatVersion : undefined;
+    if (typeof version === 'number' && version !== HNSW_FORMAT_VERSION) {
+      return fail('version', `formatVersion ${version} is not supported (this build reads ${HNSW_FORMAT_VERSION})`);
+    }
+    const parsed = sidecarSchema.safeParse(raw);
+    if (!parsed.success) return fail('corrupt', `sidecar ${sidecarPath} is malformed: ${parsed.error.message}`);
+    const side = parsed.data;
+    if (side.fingerprint !== expected.fingerprint || side.dims !== expected.dims) {
+      return fail('stale', `index is for ${side.fingerprint} (${side.dims} dims), wanted ${expected.fingerprint} (${expected.dims})`);
+    }
+    const stale = side.stamp !== expected.stamp;
+    if (stale && options.acceptStale !== true) return fail('stale', `index stamp ${side.stamp} ≠ store stamp ${expected.stamp}`);
+    const headerProblem = await checkFile(path, side);
+    if (headerProblem !== null) return fail('corrupt', headerProblem);
+    const native = new hnswlib.HierarchicalNSW(side.params.space, side.dims);
+    try {
+      await native.readIndex(path);
+    } catch (e) {
+      return fail('corrupt', `hnswlib cannot read ${path}: ${(e as Error).message}`);
+    }
+    const tombstones = new Set(side.deleted);
+    const live = new Set<number>();
+    for (const label of native.getIdsList()) if (!tombstones.has(label)) live.add(label);
+    if (live.size !== side.count) return fail('corrupt', `index holds ${live.size} live labels, sidecar says ${side.count}`);
+    const params = { ...side.params, efSearch: options.efSearch ?? side.params.efSearch };
+    const index = new HnswIndex(native, { fingerprint: side.fingerprint, dims: side.dims, stamp: side.stamp }, resolveHnswParams(params), live, tombstones);
+    return stale
+      ? { index, reason: 'stale', message: `index stamp ${side.stamp} ≠ store stamp ${expected.stamp}` }
+      : { index, reason: null, message: null };
+  }
+
+  /** {@link HnswIndex.loadOrNull} that throws: NOT_FOUND (missing), CONFLICT (stale), CORRUPT_FILE, SCHEMA (version). */
+  static async load(path: string, expected: HnswIdentity, options: HnswLoadOptions = {}): Promise<HnswIndex> {
+    const r = await HnswIndex.loadOrNull(path, expected, { ...options, acceptStale: false });
+    if (r.index !== null) return r.index;
+    const code = ({ missing: 'NOT_FOUND', stale: 'CONFLICT', corrupt: 'CORRUPT_FILE', version: 'SCHEMA' } as const)[r.reason as HnswLoadFailure];
+    throw new QuiverError(code, `quiver: hnsw index ${path}: ${r.message}`, { details: { path, reason: r.reason } });
+  }
+}
+
+async function syncFile(path: string): Promise<void> {
+  const fh = await open(path, 'r+');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+async function hashFile(path: string): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 22 })) {
+    hash.update(chunk as Buffer);
+    bytes += (chunk as Buffer).byteLength;
+  }
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+/** Size, hnswlib header and checksum against the sidecar; a message when they disagree, else null. */
+async function checkFile(path: string, side: HnswSidecar): Promise<string | null> {
+  const size = (await stat(path)).size;
+  if (size !== side.bytes) return `index file is ${size} bytes, sidecar says ${side.bytes} (truncated or overwritten)`;
+  const fh = await open(path, 'r');
+  const head = Buffer.alloc(HEADER_BYTES);
+  try {
+    await fh.read(head, 0, HEADER_BYTES, 0);
+  } finally {
+    await fh.close();
+  }
+  const u64 = (at: number): number => Number(head.readBigUInt64LE(at));
+  const elements = u64(16);
+  const perElement = u64(24);
+  const labelOffset = u64(32);
+  const offsetData = u64(40);
+  const m = u64(72);
+  const want = side.count + side.deleted.length;
+  if (elements !== want || labelOffset - offsetData !== side.dims * 4 || perElement !== labelOffset + 8 || m !== side.params.m) {
+    return `index header (elements ${elements}, vector bytes ${labelOffset - offsetData}, M ${m}) does not match the sidecar (elements ${want}, dims ${side.dims}, M ${side.params.m})`;
+  }
+  if (size < HEADER_BYTES + elements * perElement + elements * 4) return `index file is too short for ${elements} elements`;
+  const { sha256 } = await hashFile(path);
+  if (sha256 !== side.sha256) return `index checksum ${sha256.slice(0, 12)}… does not match the sidecar's ${side.sha256.slice(0, 12)}…`;
+  return null;
+}
