@@ -4,7 +4,6 @@ import type { ContextSection } from './answer/context-section.js';
 import type { Generator } from './answer/generator.js';
 import { createExtractiveGenerator } from './answer/generators/extractive.js';
 import { createOpenAIGenerator } from './answer/generators/openai-compatible.js';
-import { createHashingEmbedder } from './embed/hashing.js';
 import { bestChunks } from './retrieve/sections.js';
 import { contentTerms } from './text/tokens.js';
 import type { Embedder } from './embed/embedder.js';
@@ -14,6 +13,9 @@ import { ingest, vaultRoot, type AddInput, type AddOptions, type AddReport } fro
 import type { Legs } from './retrieve/hybrid.js';
 import { searchSections, type SectionHit, type SectionSearchResult, type SelectionOptions } from './retrieve/sections.js';
 import { QualityLoop } from './quality/quality-loop.js';
+import { builtinEmbedder, fitBuiltin, needsFit } from './embed/builtin-state.js';
+import { createEmbedder } from './embed/factory.js';
+import { reindex, type ReindexOptions, type ReindexResult } from './embed/reindex.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { RollbackResult, Store, StoreStats, TranscriptRecord } from './store/store.js';
 import type { BatchRecord, DocumentRecord, QueryMode, SearchFilter, SectionRecord } from './types.js';
@@ -77,10 +79,25 @@ function transcriptConfig(c: Config): { config: Record<string, unknown>; fingerp
   return { config, fingerprint: createHash('sha256').update(JSON.stringify(config)).digest('hex') };
 }
 
-async function embedderFor(c: Config): Promise<Embedder> {
-  if (c['embedder.provider'] === 'builtin') return createHashingEmbedder(c['embedder.dims'] > 0 ? { dims: c['embedder.dims'] } : {});
-  throw new QuiverError('CONFIG', `quiver: embedder provider ${c['embedder.provider']} is not available yet`);
+/** The configured embedder; the built-in one with the vault's fitted IDF when it has one. */
+async function embedderFor(c: Config, store: Store): Promise<Embedder> {
+  const dims = c['embedder.dims'] > 0 ? { dims: c['embedder.dims'] } : {};
+  switch (c['embedder.provider']) {
+    case 'builtin':
+      return builtinEmbedder(store, dims);
+    case 'openai':
+      if (c['embedder.model'] === '' || c['embedder.baseURL'] === '') {
+        throw new QuiverError('CONFIG', 'quiver: the openai embedder needs embedder.model and embedder.baseURL (QUIVER_EMBEDDER_MODEL, QUIVER_EMBEDDER_URL)');
+      }
+      return createEmbedder({ provider: 'openai', baseURL: c['embedder.baseURL'], model: c['embedder.model'], apiKeyEnv: c['embedder.apiKeyEnv'], ...dims });
+    case 'transformers':
+      if (c['embedder.model'] === '') throw new QuiverError('CONFIG', 'quiver: the transformers embedder needs embedder.model (a hub id or a local folder)');
+      return createEmbedder({ provider: 'transformers', model: c['embedder.model'] });
+  }
 }
+
+/** Meta key: how many chunks the built-in embedder's IDF was fitted on. */
+export const FITTED_ON_KEY = 'embedder.builtin.fittedOn';
 
 /**
  * The vault: one store, one embedder, one configuration. Every stage is also a plain function
@@ -91,15 +108,31 @@ export class Vault {
   spentTokens = 0;
   private readonly generators = new Map<GeneratorName, Generator>();
   /** Feedback, prior, noise marks and the ranker of this vault (src/quality/quality-loop.ts). */
-  readonly quality: QualityLoop;
+  private qualityLoop: QualityLoop;
+  private currentEmbedder: Embedder;
 
   private constructor(
     readonly store: Store,
-    readonly embedder: Embedder,
+    embedder: Embedder,
     readonly loaded: LoadedConfig,
     readonly root: string,
   ) {
-    this.quality = new QualityLoop(store, embedder);
+    this.currentEmbedder = embedder;
+    this.qualityLoop = new QualityLoop(store, embedder);
+  }
+
+  /** The embedder in use (the built-in one changes when its IDF is refitted). */
+  get embedder(): Embedder {
+    return this.currentEmbedder;
+  }
+
+  get quality(): QualityLoop {
+    return this.qualityLoop;
+  }
+
+  private useEmbedder(e: Embedder): void {
+    this.currentEmbedder = e;
+    this.qualityLoop = new QualityLoop(this.store, e);
   }
 
   get config(): Config {
@@ -119,7 +152,7 @@ export class Vault {
     const c = loaded.config;
     const store = options.store ?? SqliteStore.open(c.vault);
     try {
-      const embedder = options.embedder ?? (await embedderFor(c));
+      const embedder = options.embedder ?? (await embedderFor(c, store));
       const recorded = await store.getMeta(EMBEDDER_META_KEY);
       if (recorded !== null && recorded !== embedder.id && options.allowEmbedderMismatch !== true) {
         throw new QuiverError(
@@ -139,16 +172,42 @@ export class Vault {
     await this.store.close();
   }
 
-  /** Ingest files, folders or literal text as one batch. */
-  async add(inputs: readonly AddInput[], options: AddOptions = {}): Promise<AddReport> {
+  /**
+   * Ingest files, folders or literal text as one batch. With the built-in embedder, the vault's IDF
+   * is fitted once it holds `MIN_FIT_CHUNKS` chunks and refitted when it has doubled since; a refit
+   * re-embeds every chunk (`refit` in the report says so).
+   */
+  async add(inputs: readonly AddInput[], options: AddOptions = {}): Promise<AddReport & { refit: ReindexResult | null }> {
     if (inputs.length === 0) throw new QuiverError('BAD_INPUT', 'quiver: add needs at least one path or text');
     if ((await this.store.getMeta(EMBEDDER_META_KEY)) === null) await this.store.setMeta(EMBEDDER_META_KEY, this.embedder.id);
-    return ingest(this.store, this.embedder, inputs, {
+    const report = await ingest(this.store, this.embedder, inputs, {
       root: this.root,
       chunkChars: this.config['ingest.chunkChars'],
       maxFileBytes: this.config['ingest.maxFileBytes'],
       ...options,
     });
+    let refit: ReindexResult | null = null;
+    if (this.config['embedder.provider'] === 'builtin' && report.batch.added + report.batch.updated > 0) {
+      const fittedOn = await this.store.getMeta(FITTED_ON_KEY);
+      const chunks = (await this.store.stats()).chunks;
+      if (needsFit(fittedOn === null ? null : Number(fittedOn), chunks)) refit = await this.reindex({ refit: true });
+    }
+    return { ...report, refit };
+  }
+
+  /**
+   * Re-embed every chunk with the configured embedder (resumable after a crash). With the built-in
+   * embedder and `refit`, first refit its IDF on the vault's chunks.
+   */
+  async reindex(options: ReindexOptions & { refit?: boolean } = {}): Promise<ReindexResult> {
+    let target = this.embedder;
+    if (this.config['embedder.provider'] === 'builtin' && options.refit === true) {
+      target = await fitBuiltin(this.store, this.config['embedder.dims'] > 0 ? { dims: this.config['embedder.dims'] } : {});
+      await this.store.setMeta(FITTED_ON_KEY, String((await this.store.stats()).chunks));
+    }
+    const r = await reindex(this.store, target, options);
+    this.useEmbedder(target);
+    return r;
   }
 
   /** The selection settings for a call: config defaults overlaid with the call's. */

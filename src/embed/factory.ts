@@ -8,16 +8,19 @@ import { createHashingEmbedder } from './hashing.js';
 import type { HashingEmbedderOptions } from './hashing.js';
 import { createOpenAIEmbedder } from './openai-compatible.js';
 import type { OpenAIEmbedderOptions } from './openai-compatible.js';
+import { createTransformersEmbedder } from './transformers.js';
+import type { TransformersEmbedderOptions } from './transformers.js';
 
 /** Embedder configuration; `builtin` needs nothing else and is the offline default. */
 export type EmbedderConfig =
   | ({ provider: 'builtin' } & HashingEmbedderOptions)
   | ({ provider: 'openai' } & OpenAIEmbedderOptions)
-  | { provider: 'transformers'; model?: string };
+  | ({ provider: 'transformers' } & TransformersEmbedderOptions);
 
 /**
  * Creates the configured embedder. `openai` may call the server once (to learn `dims`);
- * `transformers` is not available yet and throws QuiverError('CONFIG').
+ * `transformers` loads the optional `@huggingface/transformers` package and the model (CONFIG when
+ * either is missing) and runs one probe text to learn `dims`.
  *
  * @example
  * const e = await createEmbedder({ provider: 'builtin' });
@@ -32,11 +35,10 @@ export async function createEmbedder(config: EmbedderConfig): Promise<Embedder> 
       const { provider: _provider, ...options } = config;
       return createOpenAIEmbedder(options);
     }
-    case 'transformers':
-      throw new QuiverError(
-        'CONFIG',
-        'quiver: embedder provider "transformers" is not yet available; use "builtin" or "openai"',
-      );
+    case 'transformers': {
+      const { provider: _provider, ...options } = config;
+      return createTransformersEmbedder(options);
+    }
     default: {
       const provider: unknown = (config as { provider?: unknown }).provider;
       throw new QuiverError(

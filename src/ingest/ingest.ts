@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Embedder } from '../embed/embedder.js';
 import { isQuiverError, QuiverError } from '../errors.js';
-import type { Store, WriteStatus } from '../store/store.js';
+import type { Store, WriteDocumentInput, WriteStatus } from '../store/store.js';
 import type { BatchRecord } from '../types.js';
 import { buildDocument } from './build.js';
 import type { ParsedDocument } from './parsed.js';
@@ -44,6 +44,10 @@ export interface AddReport {
   batch: BatchRecord;
   items: AddItem[];
 }
+
+/** Documents (or chunks) written per transaction during ingest. */
+export const WRITE_BATCH_DOCS = 64;
+export const WRITE_BATCH_CHUNKS = 2048;
 
 /** The text the embedder sees for a chunk: its breadcrumb, a blank line, its text. */
 export function embeddingText(breadcrumb: string, text: string): string {
@@ -147,6 +151,25 @@ export async function ingest(
       status: item.status,
     });
   };
+  // Documents are written in groups, one transaction each: whole documents only, ever.
+  let pending: WriteDocumentInput[] = [];
+  let pendingChunks = 0;
+  const flush = async (): Promise<void> => {
+    if (pending.length === 0) return;
+    const group = pending;
+    pending = [];
+    pendingChunks = 0;
+    let statuses: WriteStatus[];
+    try {
+      statuses = await store.writeDocuments(group);
+    } catch (e) {
+      for (const w of group) report({ source: w.document.source, status: 'failed', error: toItemError(e) });
+      return;
+    }
+    group.forEach((w, i) =>
+      report({ source: w.document.source, status: statuses[i]!, docId: w.document.id, title: w.document.title, chunks: w.document.chunks.length }),
+    );
+  };
   try {
     for (const task of tasks) {
       if (options.signal?.aborted === true) throw new QuiverError('ABORTED', 'quiver: ingest aborted');
@@ -189,25 +212,16 @@ export async function ingest(
             built.chunks.map((c) => embeddingText(crumbs.get(c.sectionSeq) ?? '', c.text)),
             { purpose: 'document', ...(options.signal === undefined ? {} : { signal: options.signal }) },
           );
-          const status = await store.writeDocument({
-            batchId: batch.id,
-            document: built,
-            vectors,
-            fingerprint: embedder.id,
-          });
-          report({
-            source: built.source,
-            status,
-            docId: built.id,
-            title: built.title,
-            chunks: built.chunks.length,
-          });
+          pending.push({ batchId: batch.id, document: built, vectors, fingerprint: embedder.id });
+          pendingChunks += built.chunks.length;
+          if (pending.length >= WRITE_BATCH_DOCS || pendingChunks >= WRITE_BATCH_CHUNKS) await flush();
         } catch (e) {
           if (isQuiverError(e, 'ABORTED')) throw e;
           report({ source: doc.source, status: 'failed', error: toItemError(e) });
         }
       }
     }
+    await flush();
     batch.status = 'done';
   } catch (e) {
     batch.status = 'interrupted';

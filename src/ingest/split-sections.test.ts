@@ -2,8 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { ParsedDocument } from './parsed.js';
 import { splitLargeSections } from './split-sections.js';
 
-const doc = (sections: ParsedDocument['sections']): ParsedDocument => ({ source: 's', title: 'T', kind: 'txt', meta: {}, pages: null, sections });
-const para = (n: number, word = 'word'): string => Array.from({ length: n }, (_, i) => `${word}${i} is here.`).join(' ');
+const doc = (sections: ParsedDocument['sections']): ParsedDocument => ({
+  source: 's',
+  title: 'T',
+  kind: 'txt',
+  meta: {},
+  pages: null,
+  sections,
+});
+const para = (n: number, word = 'word'): string =>
+  Array.from({ length: n }, (_, i) => `${word}${i} is here.`).join(' ');
 
 describe('splitLargeSections', () => {
   it('returns the same document when every section is small', () => {
@@ -30,12 +38,20 @@ describe('splitLargeSections', () => {
     const parts = d.sections.slice(1);
     expect(parts.length).toBeGreaterThan(3);
     expect(parts.every((p) => p.level === 2 && /^Part \d+ of \d+$/.test(p.title))).toBe(true);
-    expect(parts.map((p) => p.segments[0]!.text).join(' ').split(/\s+/)).toEqual(text.split(/\s+/));
+    expect(
+      parts
+        .map((p) => p.segments[0]!.text)
+        .join(' ')
+        .split(/\s+/),
+    ).toEqual(text.split(/\s+/));
     expect(parts.every((p) => p.segments[0]!.text.endsWith('.'))).toBe(true);
   });
 
   it('splits a single oversized page into parts of that page', () => {
-    const d = splitLargeSections(doc([{ level: 0, title: 'T', segments: [{ page: 7, text: para(100) }] }]), 300);
+    const d = splitLargeSections(
+      doc([{ level: 0, title: 'T', segments: [{ page: 7, text: para(100) }] }]),
+      300,
+    );
     expect(d.sections[1]!.title).toMatch(/^Page 7 \(part 1 of \d+\)$/);
     expect(d.sections.slice(1).every((s) => s.segments[0]!.page === 7)).toBe(true);
   });

@@ -20,7 +20,10 @@ const length = (s: ParsedSection): number => s.segments.reduce((n, g) => n + [..
  * A single page longer than `maxChars` becomes several parts of that page. Sections under the
  * limit, and documents without any, come back unchanged (the same object).
  */
-export function splitLargeSections(parsed: ParsedDocument, maxChars: number = DEFAULT_MAX_SECTION_CHARS): ParsedDocument {
+export function splitLargeSections(
+  parsed: ParsedDocument,
+  maxChars: number = DEFAULT_MAX_SECTION_CHARS,
+): ParsedDocument {
   if (!parsed.sections.some((s) => length(s) > maxChars)) return parsed;
   const out: ParsedSection[] = [];
   for (const s of parsed.sections) {
@@ -44,7 +47,13 @@ export function splitLargeSections(parsed: ParsedDocument, maxChars: number = DE
         if (groupLen <= maxChars) out.push({ level, title, segments: group });
         else {
           const parts = chunkText(group.map((g) => g.text).join('\n\n'), { target: maxChars });
-          parts.forEach((text, i) => out.push({ level, title: `${title} (part ${i + 1} of ${parts.length})`, segments: [{ page: group[0]!.page, text }] }));
+          parts.forEach((text, i) =>
+            out.push({
+              level,
+              title: `${title} (part ${i + 1} of ${parts.length})`,
+              segments: [{ page: group[0]!.page, text }],
+            }),
+          );
         }
         group = [];
         size = 0;
@@ -58,7 +67,9 @@ export function splitLargeSections(parsed: ParsedDocument, maxChars: number = DE
       flush();
     } else {
       const parts = chunkText(s.segments.map((g) => g.text).join('\n\n'), { target: maxChars });
-      parts.forEach((text, i) => out.push({ level, title: `Part ${i + 1} of ${parts.length}`, segments: [{ page: null, text }] }));
+      parts.forEach((text, i) =>
+        out.push({ level, title: `Part ${i + 1} of ${parts.length}`, segments: [{ page: null, text }] }),
+      );
     }
   }
   return { ...parsed, sections: out };

@@ -163,6 +163,8 @@ export interface Store {
   contentHash(docId: string): Promise<string | null>;
   /** Write (add or replace) one document with its sections, chunks and vectors in one transaction. */
   writeDocument(input: WriteDocumentInput): Promise<WriteStatus>;
+  /** Write several documents in one transaction (faster ingest); statuses in input order. */
+  writeDocuments(inputs: readonly WriteDocumentInput[]): Promise<WriteStatus[]>;
 
   getDocument(id: string): Promise<DocumentRecord | null>;
   findDocuments(ref: string): Promise<DocumentRecord[]>;

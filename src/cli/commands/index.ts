@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { addCommand } from './add.js';
+import { reindexCommand } from './reindex.js';
 import { askCommand } from './ask.js';
 import { batchesCommand, undoCommand } from './batches.js';
 import { evalCommand } from './eval.js';
@@ -28,6 +29,7 @@ export const COMMANDS: readonly Command[] = [
   docsCommand,
   batchesCommand,
   undoCommand,
+  reindexCommand,
   rateCommand,
   ratingsCommand,
   learnCommand,

@@ -150,12 +150,14 @@ export function resolveHnswParams(params: Partial<HnswParams> = {}): HnswParams 
   for (const k of ['efConstruction', 'efSearch'] as const) {
     if (!Number.isInteger(p[k]) || p[k] < 1) throw bad(k, 'an integer ≥ 1', p[k]);
   }
-  if (!Number.isInteger(p.seed) || p.seed < 0 || p.seed > MAX_LABEL) throw bad('seed', 'an integer in [0, 2^32)', p.seed);
+  if (!Number.isInteger(p.seed) || p.seed < 0 || p.seed > MAX_LABEL)
+    throw bad('seed', 'an integer in [0, 2^32)', p.seed);
   return p;
 }
 
 function checkLabel(label: number): void {
-  if (!Number.isInteger(label) || label < 0 || label > MAX_LABEL) throw bad('label', 'an integer in [0, 2^32)', label);
+  if (!Number.isInteger(label) || label < 0 || label > MAX_LABEL)
+    throw bad('label', 'an integer in [0, 2^32)', label);
 }
 
 /**
@@ -199,10 +201,16 @@ export class HnswIndex {
 
   /** An empty index with room for `capacity` vectors (it grows on `add`). */
   static create(identity: HnswIdentity, params: Partial<HnswParams> = {}, capacity = 1024): HnswIndex {
-    if (!Number.isInteger(identity.dims) || identity.dims < 1) throw bad('dims', 'an integer ≥ 1', identity.dims);
+    if (!Number.isInteger(identity.dims) || identity.dims < 1)
+      throw bad('dims', 'an integer ≥ 1', identity.dims);
     const p = resolveHnswParams(params);
     const native = new hnswlib.HierarchicalNSW(p.space, identity.dims);
-    native.initIndex({ maxElements: Math.max(1, capacity), m: p.m, efConstruction: p.efConstruction, randomSeed: p.seed });
+    native.initIndex({
+      maxElements: Math.max(1, capacity),
+      m: p.m,
+      efConstruction: p.efConstruction,
+      randomSeed: p.seed,
+    });
     return new HnswIndex(native, identity, p, new Set(), new Set());
   }
 
@@ -211,7 +219,11 @@ export class HnswIndex {
    * (so a build is reproducible), yielding to the event loop every `batchSize` rows.
    * Cost: O(n · efConstruction · log n) distance computations; see `bench/ann.ts` for timings.
    */
-  static async build(labels: ArrayLike<number>, data: Float32Array, options: HnswBuildOptions): Promise<HnswIndex> {
+  static async build(
+    labels: ArrayLike<number>,
+    data: Float32Array,
+    options: HnswBuildOptions,
+  ): Promise<HnswIndex> {
     const { signal, onProgress } = options;
     const batch = options.batchSize ?? DEFAULT_HNSW_BUILD_BATCH;
     if (!Number.isInteger(batch) || batch < 1) throw bad('batchSize', 'an integer ≥ 1', batch);
@@ -220,7 +232,8 @@ export class HnswIndex {
       throw bad('data length', `labels × dims = ${labels.length * options.dims}`, data.length);
     }
     for (let start = 0; start < labels.length; start += batch) {
-      if (signal?.aborted) throw new QuiverError('ABORTED', 'quiver: hnsw build aborted', { cause: signal.reason });
+      if (signal?.aborted)
+        throw new QuiverError('ABORTED', 'quiver: hnsw build aborted', { cause: signal.reason });
       const end = Math.min(labels.length, start + batch);
       index.addRows(labels, data, start, end);
       onProgress?.(end, labels.length);
@@ -281,7 +294,9 @@ export class HnswIndex {
     if (!(sq > 0)) return [];
     const kk = Math.min(Math.floor(k), this.live.size, this.native.getMaxElements());
     const r =
-      filter === undefined ? this.native.searchKnn(this.row, kk) : this.native.searchKnn(this.row, kk, filter);
+      filter === undefined
+        ? this.native.searchKnn(this.row, kk)
+        : this.native.searchKnn(this.row, kk, filter);
     const hits: HnswHit[] = r.neighbors.map((chunkId, i) => ({ chunkId, score: 1 - r.distances[i]! }));
     return hits.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
   }
@@ -372,7 +387,9 @@ export class HnswIndex {
     } catch (e) {
       await rm(tmp, { force: true });
       await rm(sidecarTmp, { force: true });
-      throw new QuiverError('STORE', `quiver: cannot write hnsw index ${path}: ${(e as Error).message}`, { cause: e });
+      throw new QuiverError('STORE', `quiver: cannot write hnsw index ${path}: ${(e as Error).message}`, {
+        cause: e,
+      });
     }
   }
 
@@ -382,8 +399,16 @@ export class HnswIndex {
    * `expected`), 'corrupt' (no or unreadable sidecar, size or header or checksum mismatch, hnswlib
    * refuses the file). Checks run cheapest first; the checksum reads the whole file once.
    */
-  static async loadOrNull(path: string, expected: HnswIdentity, options: HnswLoadOptions = {}): Promise<HnswLoadResult> {
-    const fail = (reason: HnswLoadFailure, message: string): HnswLoadResult => ({ index: null, reason, message });
+  static async loadOrNull(
+    path: string,
+    expected: HnswIdentity,
+    options: HnswLoadOptions = {},
+  ): Promise<HnswLoadResult> {
+    const fail = (reason: HnswLoadFailure, message: string): HnswLoadResult => ({
+      index: null,
+      reason,
+      message,
+    });
     const sidecarPath = hnswSidecarPath(path);
     if (!existsSync(path)) return fail('missing', `no index file ${path}`);
     let raw: unknown;
@@ -392,18 +417,27 @@ export class HnswIndex {
     } catch (e) {
       return fail('corrupt', `sidecar ${sidecarPath} is missing or unreadable: ${(e as Error).message}`);
     }
-    const version = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).formatVersion : undefined;
+    const version =
+      typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).formatVersion : undefined;
     if (typeof version === 'number' && version !== HNSW_FORMAT_VERSION) {
-      return fail('version', `formatVersion ${version} is not supported (this build reads ${HNSW_FORMAT_VERSION})`);
+      return fail(
+        'version',
+        `formatVersion ${version} is not supported (this build reads ${HNSW_FORMAT_VERSION})`,
+      );
     }
     const parsed = sidecarSchema.safeParse(raw);
-    if (!parsed.success) return fail('corrupt', `sidecar ${sidecarPath} is malformed: ${parsed.error.message}`);
+    if (!parsed.success)
+      return fail('corrupt', `sidecar ${sidecarPath} is malformed: ${parsed.error.message}`);
     const side = parsed.data;
     if (side.fingerprint !== expected.fingerprint || side.dims !== expected.dims) {
-      return fail('stale', `index is for ${side.fingerprint} (${side.dims} dims), wanted ${expected.fingerprint} (${expected.dims})`);
+      return fail(
+        'stale',
+        `index is for ${side.fingerprint} (${side.dims} dims), wanted ${expected.fingerprint} (${expected.dims})`,
+      );
     }
     const stale = side.stamp !== expected.stamp;
-    if (stale && options.acceptStale !== true) return fail('stale', `index stamp ${side.stamp} ≠ store stamp ${expected.stamp}`);
+    if (stale && options.acceptStale !== true)
+      return fail('stale', `index stamp ${side.stamp} ≠ store stamp ${expected.stamp}`);
     const headerProblem = await checkFile(path, side);
     if (headerProblem !== null) return fail('corrupt', headerProblem);
     const native = new hnswlib.HierarchicalNSW(side.params.space, side.dims);
@@ -415,9 +449,16 @@ export class HnswIndex {
     const tombstones = new Set(side.deleted);
     const live = new Set<number>();
     for (const label of native.getIdsList()) if (!tombstones.has(label)) live.add(label);
-    if (live.size !== side.count) return fail('corrupt', `index holds ${live.size} live labels, sidecar says ${side.count}`);
+    if (live.size !== side.count)
+      return fail('corrupt', `index holds ${live.size} live labels, sidecar says ${side.count}`);
     const params = { ...side.params, efSearch: options.efSearch ?? side.params.efSearch };
-    const index = new HnswIndex(native, { fingerprint: side.fingerprint, dims: side.dims, stamp: side.stamp }, resolveHnswParams(params), live, tombstones);
+    const index = new HnswIndex(
+      native,
+      { fingerprint: side.fingerprint, dims: side.dims, stamp: side.stamp },
+      resolveHnswParams(params),
+      live,
+      tombstones,
+    );
     return stale
       ? { index, reason: 'stale', message: `index stamp ${side.stamp} ≠ store stamp ${expected.stamp}` }
       : { index, reason: null, message: null };
@@ -427,8 +468,12 @@ export class HnswIndex {
   static async load(path: string, expected: HnswIdentity, options: HnswLoadOptions = {}): Promise<HnswIndex> {
     const r = await HnswIndex.loadOrNull(path, expected, { ...options, acceptStale: false });
     if (r.index !== null) return r.index;
-    const code = ({ missing: 'NOT_FOUND', stale: 'CONFLICT', corrupt: 'CORRUPT_FILE', version: 'SCHEMA' } as const)[r.reason as HnswLoadFailure];
-    throw new QuiverError(code, `quiver: hnsw index ${path}: ${r.message}`, { details: { path, reason: r.reason } });
+    const code = (
+      { missing: 'NOT_FOUND', stale: 'CONFLICT', corrupt: 'CORRUPT_FILE', version: 'SCHEMA' } as const
+    )[r.reason as HnswLoadFailure];
+    throw new QuiverError(code, `quiver: hnsw index ${path}: ${r.message}`, {
+      details: { path, reason: r.reason },
+    });
   }
 }
 
@@ -454,7 +499,8 @@ async function hashFile(path: string): Promise<{ bytes: number; sha256: string }
 /** Size, hnswlib header and checksum against the sidecar; a message when they disagree, else null. */
 async function checkFile(path: string, side: HnswSidecar): Promise<string | null> {
   const size = (await stat(path)).size;
-  if (size !== side.bytes) return `index file is ${size} bytes, sidecar says ${side.bytes} (truncated or overwritten)`;
+  if (size !== side.bytes)
+    return `index file is ${size} bytes, sidecar says ${side.bytes} (truncated or overwritten)`;
   const fh = await open(path, 'r');
   const head = Buffer.alloc(HEADER_BYTES);
   try {
@@ -469,11 +515,18 @@ async function checkFile(path: string, side: HnswSidecar): Promise<string | null
   const offsetData = u64(40);
   const m = u64(72);
   const want = side.count + side.deleted.length;
-  if (elements !== want || labelOffset - offsetData !== side.dims * 4 || perElement !== labelOffset + 8 || m !== side.params.m) {
+  if (
+    elements !== want ||
+    labelOffset - offsetData !== side.dims * 4 ||
+    perElement !== labelOffset + 8 ||
+    m !== side.params.m
+  ) {
     return `index header (elements ${elements}, vector bytes ${labelOffset - offsetData}, M ${m}) does not match the sidecar (elements ${want}, dims ${side.dims}, M ${side.params.m})`;
   }
-  if (size < HEADER_BYTES + elements * perElement + elements * 4) return `index file is too short for ${elements} elements`;
+  if (size < HEADER_BYTES + elements * perElement + elements * 4)
+    return `index file is too short for ${elements} elements`;
   const { sha256 } = await hashFile(path);
-  if (sha256 !== side.sha256) return `index checksum ${sha256.slice(0, 12)}… does not match the sidecar's ${side.sha256.slice(0, 12)}…`;
+  if (sha256 !== side.sha256)
+    return `index checksum ${sha256.slice(0, 12)}… does not match the sidecar's ${side.sha256.slice(0, 12)}…`;
   return null;
 }

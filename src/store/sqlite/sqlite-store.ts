@@ -168,6 +168,7 @@ export class SqliteStore implements Store {
   readonly location: string;
   private readonly db: Database.Database;
   private readonly matrices = new Map<string, { version: number; matrix: VectorMatrix }>();
+  private readonly statements = new Map<string, Database.Statement>();
   private localVersion = 0;
 
   private constructor(db: Database.Database, location: string) {
@@ -203,6 +204,13 @@ export class SqliteStore implements Store {
     return new SqliteStore(db, location);
   }
 
+  /** A prepared statement, cached by its SQL (statements used with `.raw()` keep that mode). */
+  private stmt(sql: string): Database.Statement {
+    let st = this.statements.get(sql);
+    if (st === undefined) this.statements.set(sql, (st = this.db.prepare(sql)));
+    return st;
+  }
+
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
@@ -217,22 +225,21 @@ export class SqliteStore implements Store {
   }
 
   async getMeta(key: string): Promise<string | null> {
-    const r = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as Row | undefined;
+    const r = this.stmt('SELECT value FROM meta WHERE key = ?').get(key) as Row | undefined;
     return (r?.value as string | undefined) ?? null;
   }
 
   async setMeta(key: string, value: string): Promise<void> {
-    this.db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.stmt('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
   async getBlob(name: string): Promise<Uint8Array | null> {
-    const r = this.db.prepare('SELECT data FROM blobs WHERE name = ?').get(name) as Row | undefined;
+    const r = this.stmt('SELECT data FROM blobs WHERE name = ?').get(name) as Row | undefined;
     return (r?.data as Buffer | undefined) ?? null;
   }
 
   async putBlob(name: string, data: Uint8Array): Promise<void> {
-    this.db
-      .prepare('INSERT INTO blobs(name, data, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at')
+    this.stmt('INSERT INTO blobs(name, data, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at')
       .run(name, Buffer.from(data), now());
   }
 
@@ -256,11 +263,11 @@ export class SqliteStore implements Store {
   }
 
   async listBatches(limit = 50): Promise<BatchRecord[]> {
-    return (this.db.prepare('SELECT * FROM batches ORDER BY seq DESC LIMIT ?').all(limit) as Row[]).map(toBatch);
+    return (this.stmt('SELECT * FROM batches ORDER BY seq DESC LIMIT ?').all(limit) as Row[]).map(toBatch);
   }
 
   async getBatch(id: string): Promise<BatchRecord | null> {
-    const r = this.db.prepare('SELECT * FROM batches WHERE id = ?').get(id) as Row | undefined;
+    const r = this.stmt('SELECT * FROM batches WHERE id = ?').get(id) as Row | undefined;
     return r === undefined ? null : toBatch(r);
   }
 
@@ -279,12 +286,12 @@ export class SqliteStore implements Store {
       throw new QuiverError('CONFLICT', `quiver: batch ${id} is not the newest; roll back ${newer.id as string} first`);
     }
     const tx = this.db.transaction(() => {
-      const written = this.db.prepare('SELECT rid FROM documents WHERE batch_id = ?').all(id) as Row[];
+      const written = this.stmt('SELECT rid FROM documents WHERE batch_id = ?').all(id) as Row[];
       for (const d of written) {
         this.unindex(d.rid as number);
-        this.db.prepare('DELETE FROM documents WHERE rid = ?').run(d.rid);
+        this.stmt('DELETE FROM documents WHERE rid = ?').run(d.rid);
       }
-      const revived = this.db.prepare('SELECT rid, title FROM documents WHERE superseded_by = ?').all(id) as Row[];
+      const revived = this.stmt('SELECT rid, title FROM documents WHERE superseded_by = ?').all(id) as Row[];
       for (const d of revived) this.revive(d.rid as number, d.title as string);
       this.db.prepare(`UPDATE batches SET status = 'rolled_back', finished_at = COALESCE(finished_at, ?) WHERE id = ?`).run(now(), id);
       return { batchId: id, removed: written.length, restored: revived.length };
@@ -295,80 +302,83 @@ export class SqliteStore implements Store {
   }
 
   private revive(rid: number, title: string): void {
-    this.db.prepare('UPDATE documents SET superseded_by = NULL WHERE rid = ?').run(rid);
-    this.db.prepare('UPDATE sections SET live = 1 WHERE doc_rid = ?').run(rid);
-    this.db.prepare('UPDATE chunks SET live = 1 WHERE doc_rid = ?').run(rid);
-    const ins = this.db.prepare('INSERT INTO sections_fts(rowid, body, title, heading) VALUES (?, ?, ?, ?)');
-    for (const r of this.db.prepare('SELECT rid, text, breadcrumb FROM sections WHERE doc_rid = ?').all(rid) as Row[]) {
+    this.stmt('UPDATE documents SET superseded_by = NULL WHERE rid = ?').run(rid);
+    this.stmt('UPDATE sections SET live = 1 WHERE doc_rid = ?').run(rid);
+    this.stmt('UPDATE chunks SET live = 1 WHERE doc_rid = ?').run(rid);
+    const ins = this.stmt('INSERT INTO sections_fts(rowid, body, title, heading) VALUES (?, ?, ?, ?)');
+    for (const r of this.stmt('SELECT rid, text, breadcrumb FROM sections WHERE doc_rid = ?').all(rid) as Row[]) {
       ins.run(r.rid, r.text, title, headingOf(r.breadcrumb as string));
     }
   }
 
   /** Remove a document version's sections from the FTS index. */
   private unindex(rid: number): void {
-    const del = this.db.prepare('DELETE FROM sections_fts WHERE rowid = ?');
-    for (const r of this.db.prepare('SELECT rid FROM sections WHERE doc_rid = ? AND live = 1').all(rid) as Row[]) del.run(r.rid);
+    const del = this.stmt('DELETE FROM sections_fts WHERE rowid = ?');
+    for (const r of this.stmt('SELECT rid FROM sections WHERE doc_rid = ? AND live = 1').all(rid) as Row[]) del.run(r.rid);
   }
 
   private supersede(rid: number, batchId: string): void {
     this.unindex(rid);
-    this.db.prepare('UPDATE documents SET superseded_by = ? WHERE rid = ?').run(batchId, rid);
-    this.db.prepare('UPDATE sections SET live = 0 WHERE doc_rid = ?').run(rid);
-    this.db.prepare('UPDATE chunks SET live = 0 WHERE doc_rid = ?').run(rid);
+    this.stmt('UPDATE documents SET superseded_by = ? WHERE rid = ?').run(batchId, rid);
+    this.stmt('UPDATE sections SET live = 0 WHERE doc_rid = ?').run(rid);
+    this.stmt('UPDATE chunks SET live = 0 WHERE doc_rid = ?').run(rid);
   }
 
   async contentHash(docId: string): Promise<string | null> {
-    const r = this.db.prepare('SELECT content_hash FROM documents WHERE id = ? AND superseded_by IS NULL').get(docId) as Row | undefined;
+    const r = this.stmt('SELECT content_hash FROM documents WHERE id = ? AND superseded_by IS NULL').get(docId) as Row | undefined;
     return (r?.content_hash as string | undefined) ?? null;
   }
 
   async writeDocument(input: WriteDocumentInput): Promise<WriteStatus> {
-    const { document: doc, vectors, fingerprint, batchId } = input;
-    if (vectors.length !== doc.chunks.length) {
-      throw new QuiverError('BAD_INPUT', `quiver: ${doc.chunks.length} chunks but ${vectors.length} vectors for ${doc.source}`);
-    }
-    const tx = this.db.transaction((): WriteStatus => {
-      const existing = this.db
-        .prepare('SELECT rid, content_hash, added_at FROM documents WHERE id = ? AND superseded_by IS NULL')
-        .get(doc.id) as Row | undefined;
-      if (existing !== undefined && existing.content_hash === doc.contentHash) return 'unchanged';
-      if (existing !== undefined) this.supersede(existing.rid as number, batchId);
-      const t = now();
-      const rid = this.db
-        .prepare(
-          `INSERT INTO documents(id, source, title, kind, meta, content_hash, pages, added_at, updated_at, batch_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(doc.id, doc.source, doc.title, doc.kind, JSON.stringify(doc.meta), doc.contentHash, doc.pages, (existing?.added_at as string | undefined) ?? t, t, batchId)
-        .lastInsertRowid as number;
-      const insSection = this.db.prepare(
-        `INSERT INTO sections(id, doc_rid, doc_id, parent_id, seq, level, title, breadcrumb, page_start, page_end, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
-      const insFts = this.db.prepare('INSERT INTO sections_fts(rowid, body, title, heading) VALUES (?, ?, ?, ?)');
-      for (const s of doc.sections) {
-        const srid = insSection.run(`${doc.id}#${s.seq}`, rid, doc.id, s.parentSeq === null ? null : `${doc.id}#${s.parentSeq}`, s.seq, s.level, s.title, s.breadcrumb, s.pageStart, s.pageEnd, s.text).lastInsertRowid;
-        insFts.run(srid, s.text, doc.title, headingOf(s.breadcrumb));
+    return (await this.writeDocuments([input]))[0]!;
+  }
+
+  async writeDocuments(inputs: readonly WriteDocumentInput[]): Promise<WriteStatus[]> {
+    for (const { document: doc, vectors } of inputs) {
+      if (vectors.length !== doc.chunks.length) {
+        throw new QuiverError('BAD_INPUT', `quiver: ${doc.chunks.length} chunks but ${vectors.length} vectors for ${doc.source}`);
       }
-      const insChunk = this.db.prepare(`INSERT INTO chunks(doc_rid, doc_id, section_id, ord, text, page) VALUES (?, ?, ?, ?, ?, ?)`);
-      const insVec = this.db.prepare('INSERT INTO vectors(fingerprint, chunk_id, vector) VALUES (?, ?, ?)');
-      doc.chunks.forEach((c, i) => {
-        const id = insChunk.run(rid, doc.id, `${doc.id}#${c.sectionSeq}`, c.ord, c.text, c.page).lastInsertRowid as number;
-        insVec.run(fingerprint, id, vectorToBlob(vectors[i]!));
-      });
-      return existing === undefined ? 'added' : 'updated';
+    }
+    const statuses = this.db.transaction(() => inputs.map((i) => this.writeOne(i))).immediate();
+    if (statuses.some((st) => st !== 'unchanged')) this.touched();
+    return statuses;
+  }
+
+  /** One document inside the caller's transaction. */
+  private writeOne(input: WriteDocumentInput): WriteStatus {
+    const { document: doc, vectors, fingerprint, batchId } = input;
+    const existing = this.stmt('SELECT rid, content_hash, added_at FROM documents WHERE id = ? AND superseded_by IS NULL').get(doc.id) as Row | undefined;
+    if (existing !== undefined && existing.content_hash === doc.contentHash) return 'unchanged';
+    if (existing !== undefined) this.supersede(existing.rid as number, batchId);
+    const t = now();
+    const rid = this.stmt(
+      `INSERT INTO documents(id, source, title, kind, meta, content_hash, pages, added_at, updated_at, batch_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(doc.id, doc.source, doc.title, doc.kind, JSON.stringify(doc.meta), doc.contentHash, doc.pages, (existing?.added_at as string | undefined) ?? t, t, batchId)
+      .lastInsertRowid as number;
+    const insSection = this.stmt(
+      `INSERT INTO sections(id, doc_rid, doc_id, parent_id, seq, level, title, breadcrumb, page_start, page_end, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const insFts = this.stmt('INSERT INTO sections_fts(rowid, body, title, heading) VALUES (?, ?, ?, ?)');
+    for (const s of doc.sections) {
+      const srid = insSection.run(`${doc.id}#${s.seq}`, rid, doc.id, s.parentSeq === null ? null : `${doc.id}#${s.parentSeq}`, s.seq, s.level, s.title, s.breadcrumb, s.pageStart, s.pageEnd, s.text).lastInsertRowid;
+      insFts.run(srid, s.text, doc.title, headingOf(s.breadcrumb));
+    }
+    const insChunk = this.stmt(`INSERT INTO chunks(doc_rid, doc_id, section_id, ord, text, page) VALUES (?, ?, ?, ?, ?, ?)`);
+    const insVec = this.stmt('INSERT INTO vectors(fingerprint, chunk_id, vector) VALUES (?, ?, ?)');
+    doc.chunks.forEach((c, i) => {
+      const id = insChunk.run(rid, doc.id, `${doc.id}#${c.sectionSeq}`, c.ord, c.text, c.page).lastInsertRowid as number;
+      insVec.run(fingerprint, id, vectorToBlob(vectors[i]!));
     });
-    const status = tx.immediate();
-    if (status !== 'unchanged') this.touched();
-    return status;
+    return existing === undefined ? 'added' : 'updated';
   }
 
   async getDocument(id: string): Promise<DocumentRecord | null> {
-    const r = this.db.prepare('SELECT * FROM documents WHERE id = ? AND superseded_by IS NULL').get(id) as Row | undefined;
+    const r = this.stmt('SELECT * FROM documents WHERE id = ? AND superseded_by IS NULL').get(id) as Row | undefined;
     return r === undefined ? null : toDocument(r);
   }
 
   async findDocuments(ref: string): Promise<DocumentRecord[]> {
-    const exact = this.db
-      .prepare('SELECT * FROM documents WHERE superseded_by IS NULL AND (id = ? OR source = ?)')
+    const exact = this.stmt('SELECT * FROM documents WHERE superseded_by IS NULL AND (id = ? OR source = ?)')
       .all(ref, ref) as Row[];
     if (exact.length > 0) return exact.map(toDocument);
     const like = `%${ref.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
@@ -380,7 +390,7 @@ export class SqliteStore implements Store {
   }
 
   private hasNoisyMarks(): boolean {
-    return this.db.prepare('SELECT 1 FROM marks WHERE noisy = 1 LIMIT 1').get() !== undefined;
+    return this.stmt('SELECT 1 FROM marks WHERE noisy = 1 LIMIT 1').get() !== undefined;
   }
 
   async listDocuments(options: ListDocumentsOptions = {}): Promise<DocumentRecord[]> {
@@ -391,7 +401,7 @@ export class SqliteStore implements Store {
 
   async getSections(ids: readonly string[]): Promise<SectionRecord[]> {
     if (ids.length === 0) return [];
-    const stmt = this.db.prepare('SELECT * FROM sections WHERE id = ? AND live = 1');
+    const stmt = this.stmt('SELECT * FROM sections WHERE id = ? AND live = 1');
     const out: SectionRecord[] = [];
     for (const id of ids) {
       const r = stmt.get(id) as Row | undefined;
@@ -401,11 +411,11 @@ export class SqliteStore implements Store {
   }
 
   async listSections(docId: string): Promise<SectionRecord[]> {
-    return (this.db.prepare('SELECT * FROM sections WHERE doc_id = ? AND live = 1 ORDER BY seq').all(docId) as Row[]).map(toSection);
+    return (this.stmt('SELECT * FROM sections WHERE doc_id = ? AND live = 1 ORDER BY seq').all(docId) as Row[]).map(toSection);
   }
 
   async getChunks(ids: readonly number[]): Promise<ChunkRecord[]> {
-    const stmt = this.db.prepare('SELECT * FROM chunks WHERE id = ?');
+    const stmt = this.stmt('SELECT * FROM chunks WHERE id = ?');
     const out: ChunkRecord[] = [];
     for (const id of ids) {
       const r = stmt.get(id) as Row | undefined;
@@ -415,7 +425,7 @@ export class SqliteStore implements Store {
   }
 
   async chunksOfSections(sectionIds: readonly string[]): Promise<ChunkRecord[]> {
-    const stmt = this.db.prepare('SELECT * FROM chunks WHERE section_id = ? AND live = 1 ORDER BY ord');
+    const stmt = this.stmt('SELECT * FROM chunks WHERE section_id = ? AND live = 1 ORDER BY ord');
     return sectionIds.flatMap((id) => (stmt.all(id) as Row[]).map(toChunk));
   }
 
@@ -437,8 +447,7 @@ export class SqliteStore implements Store {
     const v = this.version();
     const cached = this.matrices.get(fingerprint);
     if (cached !== undefined && cached.version === v) return cached.matrix;
-    const rows = this.db
-      .prepare('SELECT c.id, c.doc_id, c.section_id, v.vector FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE v.fingerprint = ? AND c.live = 1 ORDER BY c.id')
+    const rows = this.stmt('SELECT c.id, c.doc_id, c.section_id, v.vector FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE v.fingerprint = ? AND c.live = 1 ORDER BY c.id')
       .raw()
       .all(fingerprint) as [number, string, string, Buffer][];
     const dims = rows[0] === undefined ? 0 : rows[0][3].byteLength / 4;
@@ -477,7 +486,7 @@ export class SqliteStore implements Store {
   }
 
   async chunkVectors(chunkIds: readonly number[], fingerprint: string): Promise<Map<number, Float32Array>> {
-    const stmt = this.db.prepare('SELECT vector FROM vectors WHERE fingerprint = ? AND chunk_id = ?');
+    const stmt = this.stmt('SELECT vector FROM vectors WHERE fingerprint = ? AND chunk_id = ?');
     const out = new Map<number, Float32Array>();
     for (const id of chunkIds) {
       const r = stmt.get(fingerprint, id) as Row | undefined;
@@ -487,11 +496,11 @@ export class SqliteStore implements Store {
   }
 
   async scanChunks(afterId: number, limit: number): Promise<ChunkRecord[]> {
-    return (this.db.prepare('SELECT * FROM chunks WHERE live = 1 AND id > ? ORDER BY id LIMIT ?').all(afterId, limit) as Row[]).map(toChunk);
+    return (this.stmt('SELECT * FROM chunks WHERE live = 1 AND id > ? ORDER BY id LIMIT ?').all(afterId, limit) as Row[]).map(toChunk);
   }
 
   async putVectors(fingerprint: string, rows: { chunkId: number; vector: Float32Array }[]): Promise<void> {
-    const ins = this.db.prepare('INSERT INTO vectors(fingerprint, chunk_id, vector) VALUES (?, ?, ?) ON CONFLICT(fingerprint, chunk_id) DO UPDATE SET vector = excluded.vector');
+    const ins = this.stmt('INSERT INTO vectors(fingerprint, chunk_id, vector) VALUES (?, ?, ?) ON CONFLICT(fingerprint, chunk_id) DO UPDATE SET vector = excluded.vector');
     this.db.transaction(() => {
       for (const r of rows) ins.run(fingerprint, r.chunkId, vectorToBlob(r.vector));
     }).immediate();
@@ -499,7 +508,7 @@ export class SqliteStore implements Store {
   }
 
   async deleteVectors(fingerprint: string): Promise<number> {
-    const n = this.db.prepare('DELETE FROM vectors WHERE fingerprint = ?').run(fingerprint).changes;
+    const n = this.stmt('DELETE FROM vectors WHERE fingerprint = ?').run(fingerprint).changes;
     this.touched();
     return n;
   }
@@ -507,8 +516,7 @@ export class SqliteStore implements Store {
   async stats(): Promise<StoreStats> {
     const one = (sql: string): number => (this.db.prepare(sql).raw().get() as [number])[0];
     const vectors: Record<string, number> = {};
-    for (const r of this.db
-      .prepare('SELECT v.fingerprint, COUNT(*) AS n FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.live = 1 GROUP BY v.fingerprint')
+    for (const r of this.stmt('SELECT v.fingerprint, COUNT(*) AS n FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.live = 1 GROUP BY v.fingerprint')
       .all() as Row[]) {
       vectors[r.fingerprint as string] = r.n as number;
     }
@@ -523,14 +531,13 @@ export class SqliteStore implements Store {
   }
 
   async setMark(docId: string, noisy: boolean | null, reason: string | null): Promise<void> {
-    this.db
-      .prepare('INSERT INTO marks(doc_id, noisy, reason, at) VALUES (?, ?, ?, ?) ON CONFLICT(doc_id) DO UPDATE SET noisy = excluded.noisy, reason = excluded.reason, at = excluded.at')
+    this.stmt('INSERT INTO marks(doc_id, noisy, reason, at) VALUES (?, ?, ?, ?) ON CONFLICT(doc_id) DO UPDATE SET noisy = excluded.noisy, reason = excluded.reason, at = excluded.at')
       .run(docId, noisy === null ? null : noisy ? 1 : 0, reason, now());
     this.touched();
   }
 
   async listMarks(): Promise<NoiseMark[]> {
-    return (this.db.prepare('SELECT * FROM marks WHERE noisy IS NOT NULL ORDER BY at DESC').all() as Row[]).map((r) => ({
+    return (this.stmt('SELECT * FROM marks WHERE noisy IS NOT NULL ORDER BY at DESC').all() as Row[]).map((r) => ({
       docId: r.doc_id as string,
       noisy: r.noisy === 1,
       reason: (r.reason as string | null) ?? null,
@@ -567,8 +574,7 @@ export class SqliteStore implements Store {
 
   async putTranscript(t: TranscriptRecord): Promise<void> {
     try {
-      this.db
-        .prepare('INSERT INTO transcripts(id, at, question, config_fingerprint, body) VALUES (?, ?, ?, ?, ?)')
+      this.stmt('INSERT INTO transcripts(id, at, question, config_fingerprint, body) VALUES (?, ?, ?, ?, ?)')
         .run(t.id, t.at, t.question, t.configFingerprint, JSON.stringify(t));
     } catch (e) {
       throw conflictOr(e, 'transcript', t.id);
@@ -576,25 +582,23 @@ export class SqliteStore implements Store {
   }
 
   async getTranscript(id: string): Promise<TranscriptRecord | null> {
-    const r = this.db.prepare('SELECT body FROM transcripts WHERE id = ?').get(id) as Row | undefined;
+    const r = this.stmt('SELECT body FROM transcripts WHERE id = ?').get(id) as Row | undefined;
     return r === undefined ? null : (JSON.parse(r.body as string) as TranscriptRecord);
   }
 
   async listTranscripts(options: ListTranscriptsOptions = {}): Promise<TranscriptRecord[]> {
-    const rows = this.db
-      .prepare('SELECT body FROM transcripts ORDER BY at DESC, rid DESC LIMIT ? OFFSET ?')
+    const rows = this.stmt('SELECT body FROM transcripts ORDER BY at DESC, rid DESC LIMIT ? OFFSET ?')
       .all(options.limit ?? 20, options.offset ?? 0) as Row[];
     return rows.map((r) => JSON.parse(r.body as string) as TranscriptRecord);
   }
 
   async getVerdict(key: string): Promise<boolean | null> {
-    const r = this.db.prepare('SELECT verdict FROM verdicts WHERE key = ?').get(key) as Row | undefined;
+    const r = this.stmt('SELECT verdict FROM verdicts WHERE key = ?').get(key) as Row | undefined;
     return r === undefined ? null : r.verdict === 1;
   }
 
   async putVerdict(key: string, verdict: boolean): Promise<void> {
-    this.db
-      .prepare('INSERT INTO verdicts(key, verdict, at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET verdict = excluded.verdict, at = excluded.at')
+    this.stmt('INSERT INTO verdicts(key, verdict, at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET verdict = excluded.verdict, at = excluded.at')
       .run(key, verdict ? 1 : 0, now());
   }
 }

@@ -1,0 +1,23 @@
+import type { Command } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import { progressBar } from '../progress.js';
+
+export const reindexCommand: Command = {
+  name: 'reindex',
+  summary: 're-embed every chunk with the configured embedder (resumable); --refit refits the built-in IDF',
+  usage: 'quiver reindex [--refit]',
+  options: { refit: { type: 'boolean', help: 'refit the built-in embedder on the vault first' } },
+  async run(ctx) {
+    const vault = await ctx.openVault({ allowEmbedderMismatch: true });
+    const bar = progressBar(ctx.io, ctx.quiet, 'reindex');
+    let r;
+    try {
+      r = await vault.reindex({ refit: ctx.values.refit === true, onProgress: (done, total) => bar.update(done, total, '') });
+    } finally {
+      bar.stop();
+    }
+    if (ctx.json) ctx.out(`${JSON.stringify(r)}\n`);
+    else ctx.out(`reindexed ${r.chunks} chunks: ${r.from ?? '(none)'} → ${r.to}${r.resumed ? ' (resumed)' : ''}\n`);
+    return EXIT.OK;
+  },
+};
