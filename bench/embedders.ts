@@ -12,6 +12,7 @@
  *     on the SciFact train claims (the lead's retrieval bench is the reference; this only ranks variants).
  * Data comes from `--data`, `QUIVER_DATA` or `../shared/data`; a missing folder is reported and skipped.
  */
+import { mdTable, writeSection } from './lib.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createHashingEmbedder, hashingFeatureOptions } from '../src/embed/hashing.js';
@@ -182,7 +183,7 @@ const VARIANTS: Variant[] = [
   { name: 'd1024 words+chars + IDF', options: { dims: 1024 }, fitIdf: true },
 ];
 
-function main(): void {
+export async function benchEmbedders(): Promise<void> {
   const corpusPath = join(scifact, 'corpus.jsonl');
   if (!existsSync(corpusPath)) {
     console.log(`embedders bench: skipped, no SciFact corpus at ${corpusPath} (set --data or QUIVER_DATA)`);
@@ -256,11 +257,13 @@ function main(): void {
     });
     console.log(`  ${e.id}`);
   }
-  console.log('');
-  console.table(rows);
-  console.log(
-    'margin = p5 of all near-duplicate cosines − p95 of unrelated cosines (higher separates better).',
+  const headers = Object.keys(rows[0] ?? {});
+  writeSection(
+    'embedders',
+    `## Built-in embedder variants (SciFact)\n\nThroughput over ${chunks.length} real chunks (median of ${RUNS} runs, one core), near-duplicate geometry (cosine between a passage and a copy with a sentence dropped, two words swapped, a number changed; unrelated pairs), and the vector leg alone by brute-force cosine over title + abstract. margin = p5 of all near-duplicate cosines − p95 of unrelated cosines.\n\n` +
+      mdTable(headers, rows.map((r) => headers.map((h) => r[h] ?? ''))) +
+      '\n',
   );
 }
 
-main();
+if (import.meta.url === `file://${process.argv[1]}`) await benchEmbedders();

@@ -9,7 +9,17 @@ import { loadBeir, type BeirSet } from '../src/evaluate/datasets/beir.js';
 import { mrrAtK, ndcgAtK, recallAtK } from '../src/evaluate/retrieval-metrics.js';
 import { Vault } from '../src/index.js';
 import { cranfieldAsBeir } from './datasets/cranfield.js';
-import { DATA_DIR, dataPath, mdTable, mean, median, OUT_DIR, percentile, quiver, writeSection } from './lib.js';
+import {
+  DATA_DIR,
+  dataPath,
+  mdTable,
+  mean,
+  median,
+  OUT_DIR,
+  percentile,
+  quiver,
+  writeSection,
+} from './lib.js';
 
 interface Config {
   name: string;
@@ -20,7 +30,10 @@ export const CONFIGS: Config[] = [
   { name: 'lexical (any)', args: ['--legs', 'lexical', '--mode', 'any'] },
   { name: 'lexical (all)', args: ['--legs', 'lexical', '--mode', 'all'] },
   { name: 'vector', args: ['--legs', 'vector'] },
-  ...[0.1, 0.2, 0.3, 0.5, 1].map((w) => ({ name: `fused w_vec=${w}`, args: ['--legs', 'both', '--vector-weight', String(w)] })),
+  ...[0.1, 0.2, 0.3, 0.5, 1].map((w) => ({
+    name: `fused w_vec=${w}`,
+    args: ['--legs', 'both', '--vector-weight', String(w)],
+  })),
   { name: 'default search', args: [] },
 ];
 
@@ -61,12 +74,27 @@ export function queriesFile(name: string, set: BeirSet): string {
 
 /** Run one configuration through the CLI's batch mode; rankings of document sources per query. */
 export function runConfig(vault: string, qfile: string, args: string[], limit = 100): Map<string, string[]> {
-  const out = quiver(['search', '--queries', qfile, '--limit', String(limit), '--json', '--select', 'topk', '--vault', vault, ...args]);
+  const out = quiver([
+    'search',
+    '--queries',
+    qfile,
+    '--limit',
+    String(limit),
+    '--json',
+    '--select',
+    'topk',
+    '--vault',
+    vault,
+    ...args,
+  ]);
   const rankings = new Map<string, string[]>();
   for (const line of out.split('\n')) {
     if (line.trim() === '') continue;
     const o = JSON.parse(line) as { id: string | number; results: { source: string }[] };
-    rankings.set(String(o.id), o.results.map((h) => h.source));
+    rankings.set(
+      String(o.id),
+      o.results.map((h) => h.source),
+    );
   }
   return rankings;
 }
@@ -95,8 +123,21 @@ async function peers(set: BeirSet): Promise<{ name: string; scores: Scores; p50:
   await insertMultiple(orama, docs);
   const out: { name: string; scores: Scores; p50: number }[] = [];
   for (const [name, run] of [
-    ['MiniSearch 7 (default BM25)', async (q: string) => ms.search(q).slice(0, 100).map((h) => String(h.id))],
-    ['Orama 3 (default BM25)', async (q: string) => (await oramaSearch(orama, { term: q, properties: ['title', 'text'], limit: 100 })).hits.map((h) => h.document.id)],
+    [
+      'MiniSearch 7 (default BM25)',
+      async (q: string) =>
+        ms
+          .search(q)
+          .slice(0, 100)
+          .map((h) => String(h.id)),
+    ],
+    [
+      'Orama 3 (default BM25)',
+      async (q: string) =>
+        (await oramaSearch(orama, { term: q, properties: ['title', 'text'], limit: 100 })).hits.map(
+          (h) => h.document.id,
+        ),
+    ],
   ] as const) {
     const rankings = new Map<string, string[]>();
     const times: number[] = [];
@@ -110,13 +151,26 @@ async function peers(set: BeirSet): Promise<{ name: string; scores: Scores; p50:
   return out;
 }
 
-async function quiverLatency(vault: string, set: BeirSet, args: { legs?: 'lexical' | 'both' }): Promise<{ p50: number; p95: number }> {
+async function quiverLatency(
+  vault: string,
+  set: BeirSet,
+  args: { legs?: 'lexical' | 'both' },
+): Promise<{ p50: number; p95: number }> {
   const v = await Vault.open({ overrides: { vault } });
   const times: number[] = [];
-  for (const q of set.queries.slice(0, 300)) await v.search(q.text, { limit: 10, select: { method: 'topk' }, ...(args.legs ? { legs: args.legs } : {}) });
+  for (const q of set.queries.slice(0, 300))
+    await v.search(q.text, {
+      limit: 10,
+      select: { method: 'topk' },
+      ...(args.legs ? { legs: args.legs } : {}),
+    });
   for (const q of set.queries) {
     const t = performance.now();
-    await v.search(q.text, { limit: 10, select: { method: 'topk' }, ...(args.legs ? { legs: args.legs } : {}) });
+    await v.search(q.text, {
+      limit: 10,
+      select: { method: 'topk' },
+      ...(args.legs ? { legs: args.legs } : {}),
+    });
     times.push(performance.now() - t);
   }
   await v.close();
@@ -127,14 +181,24 @@ export async function benchRetrievalQuality(fresh = false): Promise<void> {
   mkdirSync(OUT_DIR, { recursive: true });
   const sets: { name: string; label: string; set: BeirSet }[] = [];
   const scifact = dataPath('scifact');
-  if (scifact !== null) sets.push({ name: 'scifact', label: 'SciFact (train split, 809 queries)', set: loadBeir(scifact, 'train') });
+  if (scifact !== null)
+    sets.push({
+      name: 'scifact',
+      label: 'SciFact (train split, 809 queries)',
+      set: loadBeir(scifact, 'train'),
+    });
   const cran = cranfieldAsBeir(DATA_DIR, join(OUT_DIR, 'cranfield-beir'));
-  if (cran !== null) sets.push({ name: 'cranfield', label: 'Cranfield (225 queries, graded)', set: loadBeir(cran, 'test') });
+  if (cran !== null)
+    sets.push({ name: 'cranfield', label: 'Cranfield (225 queries, graded)', set: loadBeir(cran, 'test') });
   if (sets.length === 0) {
-    writeSection('retrieval-quality', '## Retrieval quality\n\nSkipped: no data sets found under ' + DATA_DIR);
+    writeSection(
+      'retrieval-quality',
+      '## Retrieval quality\n\nSkipped: no data sets found under ' + DATA_DIR,
+    );
     return;
   }
-  let md = '## Retrieval quality\n\nComputed from `quiver search --queries FILE --limit 100 --json --select topk` (one process per configuration), metrics by `src/evaluate/retrieval-metrics.ts` (nDCG with linear graded gains, ideal from all judged documents).\n';
+  let md =
+    '## Retrieval quality\n\nComputed from `quiver search --queries FILE --limit 100 --json --select topk` (one process per configuration), metrics by `src/evaluate/retrieval-metrics.ts` (nDCG with linear graded gains, ideal from all judged documents).\n';
   for (const { name, label, set } of sets) {
     const vault = beirVault(name, set, fresh);
     const qfile = queriesFile(name, set);
@@ -154,11 +218,18 @@ export async function benchRetrievalQuality(fresh = false): Promise<void> {
       [
         ['quiver default search', def[1]!, def[2]!, def[3]!, fused.p50.toFixed(2)],
         ['quiver lexical leg', rows[0]![1]!, rows[0]![2]!, rows[0]![3]!, lex.p50.toFixed(2)],
-        ...peerRows.map((p) => [p.name, p.scores.ndcg10, p.scores.recall100, p.scores.mrr10, p.p50.toFixed(2)]),
+        ...peerRows.map((p) => [
+          p.name,
+          p.scores.ndcg10,
+          p.scores.recall100,
+          p.scores.mrr10,
+          p.p50.toFixed(2),
+        ]),
       ],
     )}\n`;
   }
   writeSection('retrieval-quality', md);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await benchRetrievalQuality(process.argv.includes('--fresh'));
+if (import.meta.url === `file://${process.argv[1]}`)
+  await benchRetrievalQuality(process.argv.includes('--fresh'));

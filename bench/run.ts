@@ -3,12 +3,19 @@
 import { writeFileSync } from 'node:fs';
 import { machine, readSection } from './lib.js';
 
-const BENCHES: { name: string; run: () => Promise<void> }[] = [
+const BENCHES: { name: string; run: () => Promise<unknown> }[] = [
   {
     name: 'retrieval-quality',
     run: async () => (await import('./retrieval-quality.js')).benchRetrievalQuality(),
   },
   { name: 'ingest-latency', run: async () => (await import('./ingest-latency.js')).benchIngestLatency() },
+  { name: 'embedders', run: async () => (await import('./embedders.js')).benchEmbedders() },
+  { name: 'selection', run: async () => (await import('./selection.js')).benchSelection() },
+  { name: 'answers', run: async () => (await import('./answers.js')).benchAnswers() },
+  { name: 'eval', run: async () => (await import('./eval.js')).benchEval() },
+  { name: 'noise', run: async () => (await import('./noise.js')).benchNoise() },
+  { name: 'ranker-ladder', run: async () => (await import('./ranker-ladder.js')).benchRankerLadder() },
+  { name: 'ann', run: async () => (await import('./ann.js')).benchAnn() },
 ];
 
 /** Sections in the order they appear in RESULTS.md (some are written by other bench scripts). */

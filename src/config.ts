@@ -111,11 +111,11 @@ export const CONFIG_KEYS = {
   },
   'select.oversample': {
     schema: num.min(1).max(50),
-    default: 3,
+    default: 5,
     env: 'QUIVER_OVERSAMPLE',
     help: 'pool = k × oversample',
   },
-  'select.sigma': { schema: num.min(0), default: 0.1, env: 'QUIVER_SIGMA', help: 'Dartboard σ' },
+  'select.sigma': { schema: num.min(0), default: 0.2, env: 'QUIVER_SIGMA', help: 'Dartboard σ' },
   'select.diversityWeight': {
     schema: num.min(0),
     default: 1,
@@ -137,7 +137,7 @@ export const CONFIG_KEYS = {
   },
   'select.temperature': {
     schema: num.gt(0),
-    default: 0.1,
+    default: 1,
     env: 'QUIVER_TEMPERATURE',
     help: 'softmax temperature over min-max scaled fused scores',
   },

@@ -35,17 +35,33 @@ export function cranfieldAsBeir(dataDir: string, outDir: string): string | null 
   writeFileSync(
     join(outDir, 'corpus.jsonl'),
     docs
-      .map((d) => JSON.stringify({ _id: d.id, title: (d.fields.T ?? '').replace(/\s+/g, ' ').trim(), text: (d.fields.W ?? '').replace(/\s+/g, ' ').trim() }))
+      .map((d) =>
+        JSON.stringify({
+          _id: d.id,
+          title: (d.fields.T ?? '').replace(/\s+/g, ' ').trim(),
+          text: (d.fields.W ?? '').replace(/\s+/g, ' ').trim(),
+        }),
+      )
       .join('\n') + '\n',
   );
   const queries = parseSmart(readFileSync(join(src, 'cran.qry'), 'utf8'));
-  writeFileSync(join(outDir, 'queries.jsonl'), queries.map((q, i) => JSON.stringify({ _id: String(i + 1), text: (q.fields.W ?? '').replace(/\s+/g, ' ').trim() })).join('\n') + '\n');
+  writeFileSync(
+    join(outDir, 'queries.jsonl'),
+    queries
+      .map((q, i) =>
+        JSON.stringify({ _id: String(i + 1), text: (q.fields.W ?? '').replace(/\s+/g, ' ').trim() }),
+      )
+      .join('\n') + '\n',
+  );
   const rel = readFileSync(join(src, 'cranqrel'), 'utf8')
     .split('\n')
     .map((l) => l.trim().split(/\s+/))
     .filter((p) => p.length === 3)
     .map(([q, d, c]) => ({ q: q!, d: d!, gain: 5 - Number(c) }))
     .filter((r) => r.gain >= 1 && r.gain <= 4);
-  writeFileSync(join(outDir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\n' + rel.map((r) => `${r.q}\t${r.d}\t${r.gain}`).join('\n') + '\n');
+  writeFileSync(
+    join(outDir, 'qrels', 'test.tsv'),
+    'query-id\tcorpus-id\tscore\n' + rel.map((r) => `${r.q}\t${r.d}\t${r.gain}`).join('\n') + '\n',
+  );
   return outDir;
 }
