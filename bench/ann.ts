@@ -352,10 +352,15 @@ export async function benchAnn(): Promise<void> {
     .map((t) => embedder.embedOne(t));
   const data = await vectors(corpusPath, c, Math.max(...sizes), key);
   const parts: string[] = [];
+  const intro = { chunks: c.chunks.length, sentences: c.sentences.length, queries: queries.length };
   for (const n of sizes) {
     log(`size ${n}`);
     parts.push((await benchSize(data, n, queries, key)).md);
+    write(intro, parts); // after each size, so a long 1M run leaves the 100k results behind
   }
+}
+
+function write(intro: { chunks: number; sentences: number; queries: number }, parts: string[]): void {
   const load = loadavg()
     .map((x) => x.toFixed(1))
     .join(' / ');
@@ -364,7 +369,7 @@ export async function benchAnn(): Promise<void> {
     [
       '## ANN (HNSW) vs exact scan',
       '',
-      `Produced by \`bench/ann.ts\`. Vectors: the built-in hashing embedder (${DIMS} dims) over ${c.chunks.length.toLocaleString('en')} real SciFact chunks (\`chunkText\`), then re-embedded random recombinations of ${c.sentences.length.toLocaleString('en')} real SciFact sentences (≥ 350 characters each, sentences drawn from random documents) up to each size — re-embedded text, not perturbed copies, so rows do not form tight clusters. Queries: ${queries.length} SciFact claims. Recall@${K} is the share of the exact scan's top ${K} (\`VectorMatrix.scan\`) that HNSW returns. Space \`ip\` (unit vectors). Latency is one query at a time on the main thread, including the Float32Array → array copy. The 1M build uses M=12, efConstruction=100 (the library defaults M=16, efConstruction=200 would take well over the bench budget on this machine). Machine: ${machine()}; load average at the end ${load} (other jobs were running, so absolute times are pessimistic).`,
+      `Produced by \`bench/ann.ts\`. Vectors: the built-in hashing embedder (${DIMS} dims) over ${intro.chunks.toLocaleString('en')} real SciFact chunks (\`chunkText\`), then re-embedded random recombinations of ${intro.sentences.toLocaleString('en')} real SciFact sentences (≥ 350 characters each, sentences drawn from random documents) up to each size — re-embedded text, not perturbed copies, so rows do not form tight clusters. Queries: ${intro.queries} SciFact claims. Recall@${K} is the share of the exact scan's top ${K} (\`VectorMatrix.scan\`) that HNSW returns. Space \`ip\` (unit vectors). Latency is one query at a time on the main thread, including the Float32Array → array copy. The 1M build uses M=12, efConstruction=100 (the library defaults M=16, efConstruction=200 would take well over the bench budget on this machine). Machine: ${machine()}; load average at the end ${load} (other jobs were running, so absolute times are pessimistic).`,
       '',
       ...parts.flatMap((p) => [p, '']),
     ].join('\n'),

@@ -9,7 +9,10 @@ import { fold } from '../src/text/tokens.js';
 import { hotpotAsCorpus } from './datasets/hotpotqa.js';
 import { DATA_DIR, mdTable, mean, median, OUT_DIR, percentile, writeSection } from './lib.js';
 
-const norm = (s: string): string => fold(s).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const norm = (s: string): string =>
+  fold(s)
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 /** The gold answer appears in the answer text (normalised); yes/no answers match the word. */
 export function answerContains(answer: string, gold: string): boolean {
@@ -56,14 +59,29 @@ export async function benchAnswers(fresh = false): Promise<void> {
       words.push(r.answer.split(/\s+/).filter(Boolean).length);
     }
     const n = data.questions.length;
-    rows.push([method, recall / n, bothGold / n, citations === 0 ? 0 : invalid / citations, mean(words).toFixed(1)]);
-    stages.push([method, median(ctx).toFixed(1), median(gen).toFixed(1), median(total).toFixed(1), percentile(total, 95).toFixed(1)]);
+    rows.push([
+      method,
+      recall / n,
+      bothGold / n,
+      citations === 0 ? 0 : invalid / citations,
+      mean(words).toFixed(1),
+    ]);
+    stages.push([
+      method,
+      median(ctx).toFixed(1),
+      median(gen).toFixed(1),
+      median(total).toFixed(1),
+      percentile(total, 95).toFixed(1),
+    ]);
     process.stderr.write(`answers ${method}: recall ${(recall / n).toFixed(3)}\n`);
   }
   await vault.close();
   const md =
     `## Answers (HotpotQA, extractive generator)\n\n${data.questions.length} questions; one vault of all their paragraphs (each paragraph a document); \`vault.ask(q, {generator: 'extractive', select: {method}})\` with the default budget (at most 3 sentences, 80 words). Answer recall: the gold answer string (normalised) appears in the answer.\n\n` +
-    mdTable(['selection', 'answer recall', 'cites both gold paragraphs', 'invalid citation rate', 'mean words'], rows) +
+    mdTable(
+      ['selection', 'answer recall', 'cites both gold paragraphs', 'invalid citation rate', 'mean words'],
+      rows,
+    ) +
     `\n\nLatency per stage, milliseconds (p50 unless marked):\n\n` +
     mdTable(['selection', 'context', 'generate', 'ask total', 'ask total p95'], stages) +
     '\n';

@@ -261,7 +261,10 @@ export async function benchEmbedders(): Promise<void> {
   writeSection(
     'embedders',
     `## Built-in embedder variants (SciFact)\n\nThroughput over ${chunks.length} real chunks (median of ${RUNS} runs, one core), near-duplicate geometry (cosine between a passage and a copy with a sentence dropped, two words swapped, a number changed; unrelated pairs), and the vector leg alone by brute-force cosine over title + abstract. margin = p5 of all near-duplicate cosines − p95 of unrelated cosines.\n\n` +
-      mdTable(headers, rows.map((r) => headers.map((h) => r[h] ?? ''))) +
+      mdTable(
+        headers,
+        rows.map((r) => headers.map((h) => r[h] ?? '')),
+      ) +
       '\n',
   );
 }

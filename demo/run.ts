@@ -24,4 +24,6 @@ await step(['search', 'How long should an espresso shot take?', '--limit', '3'])
 await step(['search', 'What temperature kills a sourdough starter?', '--limit', '3']);
 await step(['ask', 'What causes global warming besides greenhouse gases?']);
 await step(['ask', 'How long should an espresso shot take?']);
-process.stdout.write('\nThe vault is in .quiver/demo.db; try: npx quiver search "your question" --vault .quiver/demo.db\n');
+process.stdout.write(
+  '\nThe vault is in .quiver/demo.db; try: npx quiver search "your question" --vault .quiver/demo.db\n',
+);

@@ -34,7 +34,8 @@ try {
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   // A suite that fails to load has no tests counted: count it as a failure.
-  for (const s of report.testResults ?? []) if (s.status === 'failed' && s.assertionResults.length === 0) failed += 1;
+  for (const s of report.testResults ?? [])
+    if (s.status === 'failed' && s.assertionResults.length === 0) failed += 1;
 } catch {
   failed += 1;
 }

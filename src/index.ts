@@ -1,14 +1,42 @@
 // quiver's public API: named re-exports only. The CLI and (later) the server import from here.
 export { QuiverError, isQuiverError, ERROR_CODES, type QuiverErrorCode } from './errors.js';
-export { loadConfig, CONFIG_KEYS, DEFAULT_CONFIG_FILE, type Config, type ConfigKey, type LoadedConfig } from './config.js';
-export { Vault, EMBEDDER_META_KEY, type SearchOptions, type ReadResult, type OpenVaultOptions } from './vault.js';
+export {
+  loadConfig,
+  CONFIG_KEYS,
+  DEFAULT_CONFIG_FILE,
+  type Config,
+  type ConfigKey,
+  type LoadedConfig,
+} from './config.js';
+export {
+  Vault,
+  EMBEDDER_META_KEY,
+  type SearchOptions,
+  type ReadResult,
+  type OpenVaultOptions,
+} from './vault.js';
 export type * from './types.js';
-export type { Store, StoreStats, RollbackResult, LexicalQuery, LexicalHit, VectorQuery, FieldWeights, NoiseMark } from './store/store.js';
+export type {
+  Store,
+  StoreStats,
+  RollbackResult,
+  LexicalQuery,
+  LexicalHit,
+  VectorQuery,
+  FieldWeights,
+  NoiseMark,
+} from './store/store.js';
 export { SqliteStore } from './store/sqlite/sqlite-store.js';
 export type { Embedder, EmbedOptions } from './embed/embedder.js';
 export { ingest, type AddInput, type AddOptions, type AddReport, type AddItem } from './ingest/ingest.js';
 export { hybridRetrieve, type Legs, type HybridOptions, type FusedSection } from './retrieve/hybrid.js';
-export { searchSections, type SectionHit, type SectionSearchResult, type SelectionOptions, type SelectMethod } from './retrieve/sections.js';
+export {
+  searchSections,
+  type SectionHit,
+  type SectionSearchResult,
+  type SelectionOptions,
+  type SelectMethod,
+} from './retrieve/sections.js';
 export { type AskOptions, type GeneratorName } from './vault.js';
 export type { AskResult, CitedSection } from './answer/ask.js';
 export type { ContextSection } from './answer/context-section.js';

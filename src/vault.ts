@@ -11,7 +11,12 @@ import { QuiverError } from './errors.js';
 import { loadConfig, type Config, type ConfigKey, type LoadedConfig } from './config.js';
 import { ingest, vaultRoot, type AddInput, type AddOptions, type AddReport } from './ingest/ingest.js';
 import type { Legs } from './retrieve/hybrid.js';
-import { searchSections, type SectionHit, type SectionSearchResult, type SelectionOptions } from './retrieve/sections.js';
+import {
+  searchSections,
+  type SectionHit,
+  type SectionSearchResult,
+  type SelectionOptions,
+} from './retrieve/sections.js';
 import { QualityLoop } from './quality/quality-loop.js';
 import { builtinEmbedder, fitBuiltin, needsFit } from './embed/builtin-state.js';
 import { createEmbedder } from './embed/factory.js';
@@ -87,11 +92,24 @@ async function embedderFor(c: Config, store: Store): Promise<Embedder> {
       return builtinEmbedder(store, dims);
     case 'openai':
       if (c['embedder.model'] === '' || c['embedder.baseURL'] === '') {
-        throw new QuiverError('CONFIG', 'quiver: the openai embedder needs embedder.model and embedder.baseURL (QUIVER_EMBEDDER_MODEL, QUIVER_EMBEDDER_URL)');
+        throw new QuiverError(
+          'CONFIG',
+          'quiver: the openai embedder needs embedder.model and embedder.baseURL (QUIVER_EMBEDDER_MODEL, QUIVER_EMBEDDER_URL)',
+        );
       }
-      return createEmbedder({ provider: 'openai', baseURL: c['embedder.baseURL'], model: c['embedder.model'], apiKeyEnv: c['embedder.apiKeyEnv'], ...dims });
+      return createEmbedder({
+        provider: 'openai',
+        baseURL: c['embedder.baseURL'],
+        model: c['embedder.model'],
+        apiKeyEnv: c['embedder.apiKeyEnv'],
+        ...dims,
+      });
     case 'transformers':
-      if (c['embedder.model'] === '') throw new QuiverError('CONFIG', 'quiver: the transformers embedder needs embedder.model (a hub id or a local folder)');
+      if (c['embedder.model'] === '')
+        throw new QuiverError(
+          'CONFIG',
+          'quiver: the transformers embedder needs embedder.model (a hub id or a local folder)',
+        );
       return createEmbedder({ provider: 'transformers', model: c['embedder.model'] });
   }
 }
@@ -177,9 +195,14 @@ export class Vault {
    * is fitted once it holds `MIN_FIT_CHUNKS` chunks and refitted when it has doubled since; a refit
    * re-embeds every chunk (`refit` in the report says so).
    */
-  async add(inputs: readonly AddInput[], options: AddOptions = {}): Promise<AddReport & { refit: ReindexResult | null }> {
-    if (inputs.length === 0) throw new QuiverError('BAD_INPUT', 'quiver: add needs at least one path or text');
-    if ((await this.store.getMeta(EMBEDDER_META_KEY)) === null) await this.store.setMeta(EMBEDDER_META_KEY, this.embedder.id);
+  async add(
+    inputs: readonly AddInput[],
+    options: AddOptions = {},
+  ): Promise<AddReport & { refit: ReindexResult | null }> {
+    if (inputs.length === 0)
+      throw new QuiverError('BAD_INPUT', 'quiver: add needs at least one path or text');
+    if ((await this.store.getMeta(EMBEDDER_META_KEY)) === null)
+      await this.store.setMeta(EMBEDDER_META_KEY, this.embedder.id);
     const report = await ingest(this.store, this.embedder, inputs, {
       root: this.root,
       chunkChars: this.config['ingest.chunkChars'],
@@ -190,7 +213,8 @@ export class Vault {
     if (this.config['embedder.provider'] === 'builtin' && report.batch.added + report.batch.updated > 0) {
       const fittedOn = await this.store.getMeta(FITTED_ON_KEY);
       const chunks = (await this.store.stats()).chunks;
-      if (needsFit(fittedOn === null ? null : Number(fittedOn), chunks)) refit = await this.reindex({ refit: true });
+      if (needsFit(fittedOn === null ? null : Number(fittedOn), chunks))
+        refit = await this.reindex({ refit: true });
     }
     return { ...report, refit };
   }
@@ -202,7 +226,10 @@ export class Vault {
   async reindex(options: ReindexOptions & { refit?: boolean } = {}): Promise<ReindexResult> {
     let target = this.embedder;
     if (this.config['embedder.provider'] === 'builtin' && options.refit === true) {
-      target = await fitBuiltin(this.store, this.config['embedder.dims'] > 0 ? { dims: this.config['embedder.dims'] } : {});
+      target = await fitBuiltin(
+        this.store,
+        this.config['embedder.dims'] > 0 ? { dims: this.config['embedder.dims'] } : {},
+      );
       await this.store.setMeta(FITTED_ON_KEY, String((await this.store.stats()).chunks));
     }
     const r = await reindex(this.store, target, options);
@@ -235,7 +262,12 @@ export class Vault {
     return limit;
   }
 
-  private async run(text: string, options: SearchOptions, withText: boolean, limitOverride?: number): Promise<SectionSearchResult> {
+  private async run(
+    text: string,
+    options: SearchOptions,
+    withText: boolean,
+    limitOverride?: number,
+  ): Promise<SectionSearchResult> {
     const limit = limitOverride ?? this.validate(text, options);
     const c = this.config;
     return searchSections(
@@ -273,7 +305,10 @@ export class Vault {
    * whose text repeats one already taken; each carries its full text (own text, or its
    * descendants' when it has none of its own).
    */
-  async context(text: string, options: SearchOptions = {}): Promise<{ sections: (SectionHit & { n: number; text: string })[]; timings: Record<string, number> }> {
+  async context(
+    text: string,
+    options: SearchOptions = {},
+  ): Promise<{ sections: (SectionHit & { n: number; text: string })[]; timings: Record<string, number> }> {
     const want = options.limit ?? this.config['context.sections'];
     this.validate(text, { ...options, limit: want });
     const r = await this.run(text, options, true, want);
@@ -304,10 +339,15 @@ export class Vault {
     const c = this.config;
     let g: Generator;
     if (name === 'extractive') {
-      g = createExtractiveGenerator({ embed: (texts) => this.embedder.embed(texts, { purpose: 'document' }) });
+      g = createExtractiveGenerator({
+        embed: (texts) => this.embedder.embed(texts, { purpose: 'document' }),
+      });
     } else {
       if (c['generator.model'] === '' || c['generator.baseURL'] === '') {
-        throw new QuiverError('CONFIG', 'quiver: the openai generator needs generator.model and generator.baseURL (QUIVER_MODEL, QUIVER_BASE_URL)');
+        throw new QuiverError(
+          'CONFIG',
+          'quiver: the openai generator needs generator.model and generator.baseURL (QUIVER_MODEL, QUIVER_BASE_URL)',
+        );
       }
       g = createOpenAIGenerator({
         baseURL: c['generator.baseURL'],
@@ -327,7 +367,10 @@ export class Vault {
    * chunks that match the question (in document order, joined by ` … `) instead of being cut at its
    * start.
    */
-  async promptContext(question: string, options: SearchOptions = {}): Promise<{ sections: ContextSection[]; timings: Record<string, number> }> {
+  async promptContext(
+    question: string,
+    options: SearchOptions = {},
+  ): Promise<{ sections: ContextSection[]; timings: Record<string, number> }> {
     const budget = this.config['context.sectionChars'];
     const r = await this.context(question, options);
     const terms = new Set(contentTerms(question));
@@ -344,9 +387,22 @@ export class Vault {
           keep.push(c);
           used += c.text.length + 3;
         }
-        text = keep.sort((a, b) => a.ord - b.ord).map((c) => c.text.trim()).join(' … ');
+        text = keep
+          .sort((a, b) => a.ord - b.ord)
+          .map((c) => c.text.trim())
+          .join(' … ');
       }
-      sections.push({ n: h.n, sectionId: h.sectionId, docId: h.docId, title: h.title, breadcrumb: h.breadcrumb, source: h.source, pages: h.pages, text, score: h.score });
+      sections.push({
+        n: h.n,
+        sectionId: h.sectionId,
+        docId: h.docId,
+        title: h.title,
+        breadcrumb: h.breadcrumb,
+        source: h.source,
+        pages: h.pages,
+        text,
+        score: h.score,
+      });
     }
     return { sections, timings: r.timings };
   }
@@ -356,14 +412,18 @@ export class Vault {
    * generator, claims. Refuses before calling a model when `tokenBudget` would be exceeded.
    */
   async ask(question: string, options: AskOptions = {}): Promise<AskResult> {
-    if (typeof question !== 'string' || question.trim() === '') throw new QuiverError('BAD_INPUT', 'quiver: ask needs a question');
+    if (typeof question !== 'string' || question.trim() === '')
+      throw new QuiverError('BAD_INPUT', 'quiver: ask needs a question');
     const t0 = performance.now();
     const ctx = await this.promptContext(question, options);
     const t1 = performance.now();
     const generator = this.generator(options.generator);
     const budget = this.config.tokenBudget;
     const r = await answerFromContext(question, ctx.sections, generator, {
-      budgets: { sectionChars: this.config['context.sectionChars'], totalChars: this.config['context.totalChars'] },
+      budgets: {
+        sectionChars: this.config['context.sectionChars'],
+        totalChars: this.config['context.totalChars'],
+      },
       maxTokens: this.config['generator.maxTokens'],
       ...(budget > 0 ? { remainingTokens: Math.max(0, budget - this.spentTokens) } : {}),
       ...(options.signal === undefined ? {} : { signal: options.signal }),

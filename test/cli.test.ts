@@ -29,7 +29,12 @@ describe('quiver CLI on the demo corpus', () => {
   it('reports every file as added, then as unchanged on a second add', async () => {
     const again = await runCli(['add', 'demo/corpus', '--vault', vault, '--json']);
     expect(again.code).toBe(0);
-    const report = again.json<{ added: number; unchanged: number; failed: number; items: { status: string }[] }>();
+    const report = again.json<{
+      added: number;
+      unchanged: number;
+      failed: number;
+      items: { status: string }[];
+    }>();
     expect(report.added).toBe(0);
     expect(report.failed).toBe(0);
     expect(report.unchanged).toBeGreaterThanOrEqual(25);
@@ -37,7 +42,15 @@ describe('quiver CLI on the demo corpus', () => {
   });
 
   it('finds the espresso section for an espresso question', async () => {
-    const r = await runCli(['search', 'How long should an espresso shot take?', '--vault', vault, '--json', '--limit', '3']);
+    const r = await runCli([
+      'search',
+      'How long should an espresso shot take?',
+      '--vault',
+      vault,
+      '--json',
+      '--limit',
+      '3',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const { results } = r.json<{ results: Hit[] }>();
     expect(results.length).toBeGreaterThan(0);
@@ -47,28 +60,55 @@ describe('quiver CLI on the demo corpus', () => {
 
   it('search --queries prints one JSON line per query', async () => {
     const file = join(tmp.dir, 'q.jsonl');
-    writeFileSync(file, ['{"id": "a", "text": "sourdough starter temperature"}', '{"id": 7, "text": "bicycle chain wear"}'].join('\n'));
+    writeFileSync(
+      file,
+      [
+        '{"id": "a", "text": "sourdough starter temperature"}',
+        '{"id": 7, "text": "bicycle chain wear"}',
+      ].join('\n'),
+    );
     const r = await runCli(['search', '--queries', file, '--limit', '4', '--json', '--vault', vault]);
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: unknown; results: Hit[] });
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: unknown; results: Hit[] });
     expect(lines.map((l) => l.id)).toEqual(['a', 7]);
     for (const l of lines) {
       expect(l.results.length).toBeGreaterThan(0);
       expect(l.results.length).toBeLessThanOrEqual(4);
-      expect(Object.keys(l.results[0]!)).toEqual(expect.arrayContaining(['doc_id', 'source', 'section_id', 'score']));
+      expect(Object.keys(l.results[0]!)).toEqual(
+        expect.arrayContaining(['doc_id', 'source', 'section_id', 'score']),
+      );
     }
   });
 
   it('lexical and vector legs can be run alone', async () => {
     for (const legs of ['lexical', 'vector']) {
-      const r = await runCli(['search', 'honey bee swarm', '--legs', legs, '--json', '--vault', vault, '--select', 'topk']);
+      const r = await runCli([
+        'search',
+        'honey bee swarm',
+        '--legs',
+        legs,
+        '--json',
+        '--vault',
+        vault,
+        '--select',
+        'topk',
+      ]);
       expect(r.code, r.stderr).toBe(0);
       expect(r.json<{ results: Hit[] }>().results.length).toBeGreaterThan(0);
     }
   });
 
   it('context numbers sections and read prints one', async () => {
-    const r = await runCli(['context', 'What causes global warming besides greenhouse gases?', '--json', '--vault', vault]);
+    const r = await runCli([
+      'context',
+      'What causes global warming besides greenhouse gases?',
+      '--json',
+      '--vault',
+      vault,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const { sections } = r.json<{ sections: (Hit & { n: number; text: string })[] }>();
     expect(sections.map((s) => s.n)).toEqual(sections.map((_, i) => i + 1));
@@ -85,7 +125,10 @@ describe('quiver CLI on the demo corpus', () => {
     const batches = await runCli(['batches', '--json', '--vault', vault]);
     expect(batches.json<{ status: string }[]>().length).toBe(2);
     const doctor = await runCli(['doctor', '--json', '--vault', vault], { env: { QUIVER_LIMIT: '7' } });
-    const d = doctor.json<{ embedder: { configured: string; ok: boolean }; config: Record<string, { value: unknown; from: string }> }>();
+    const d = doctor.json<{
+      embedder: { configured: string; ok: boolean };
+      config: Record<string, { value: unknown; from: string }>;
+    }>();
     expect(d.embedder.ok).toBe(true);
     expect(d.config['search.limit']).toEqual({ value: 7, from: 'env' });
     expect(d.config.vault?.from).toBe('flag');
@@ -122,18 +165,43 @@ describe('quiver add: bad files, stdin and undo', () => {
     writeFileSync(join(docs, '.hidden', 'secret.md'), '# Hidden\n\nnever indexed\n');
     const r = await runCli(['add', docs, '--vault', v, '--json']);
     expect(r.code).toBe(4);
-    const report = r.json<{ added: number; failed: number; items: { source: string; status: string; error?: { code: string } }[] }>();
+    const report = r.json<{
+      added: number;
+      failed: number;
+      items: { source: string; status: string; error?: { code: string } }[];
+    }>();
     expect(report.added).toBe(1);
-    const failed = Object.fromEntries(report.items.filter((i) => i.status === 'failed').map((i) => [i.source.split('/').pop(), i.error?.code]));
-    expect(failed).toEqual({ 'empty.txt': 'EMPTY_FILE', 'binary.txt': 'BINARY_FILE', 'latin1.txt': 'INVALID_UTF8', 'broken.pdf': 'CORRUPT_FILE' });
-    expect(report.items.some((i) => i.source.includes('node_modules') || i.source.includes('.hidden'))).toBe(false);
+    const failed = Object.fromEntries(
+      report.items
+        .filter((i) => i.status === 'failed')
+        .map((i) => [i.source.split('/').pop(), i.error?.code]),
+    );
+    expect(failed).toEqual({
+      'empty.txt': 'EMPTY_FILE',
+      'binary.txt': 'BINARY_FILE',
+      'latin1.txt': 'INVALID_UTF8',
+      'broken.pdf': 'CORRUPT_FILE',
+    });
+    expect(report.items.some((i) => i.source.includes('node_modules') || i.source.includes('.hidden'))).toBe(
+      false,
+    );
 
-    const stdin = await runCli(['add', '-', '--title', 'A note', '--source', 'note:1', '--vault', v, '--json'], { stdin: 'Ferns grow in shade and need humid air.' });
+    const stdin = await runCli(
+      ['add', '-', '--title', 'A note', '--source', 'note:1', '--vault', v, '--json'],
+      { stdin: 'Ferns grow in shade and need humid air.' },
+    );
     expect(stdin.code, stdin.stderr).toBe(0);
-    expect((await runCli(['search', 'ferns shade', '--vault', v, '--json'])).json<{ results: Hit[] }>().results[0]?.source).toBe('note:1');
+    expect(
+      (await runCli(['search', 'ferns shade', '--vault', v, '--json'])).json<{ results: Hit[] }>().results[0]
+        ?.source,
+    ).toBe('note:1');
     const undo = await runCli(['undo', '--vault', v, '--json']);
     expect(undo.json<{ removed: number }>().removed).toBe(1);
-    expect((await runCli(['search', 'ferns shade', '--legs', 'lexical', '--vault', v, '--json'])).json<{ results: Hit[] }>().results).toEqual([]);
+    expect(
+      (await runCli(['search', 'ferns shade', '--legs', 'lexical', '--vault', v, '--json'])).json<{
+        results: Hit[];
+      }>().results,
+    ).toEqual([]);
     t.cleanup();
   });
 
@@ -142,15 +210,29 @@ describe('quiver add: bad files, stdin and undo', () => {
     const v = join(t.dir, 'v.db');
     const f = join(t.dir, 'plan.md');
     writeFileSync(f, '# Plan\n\nWe will plant tomatoes in May.\n');
-    const a = (await runCli(['add', f, '--vault', v, '--json'])).json<{ items: { docId: string; status: string }[] }>();
+    const a = (await runCli(['add', f, '--vault', v, '--json'])).json<{
+      items: { docId: string; status: string }[];
+    }>();
     writeFileSync(f, '# Plan\n\nWe will plant peppers in June.\n');
-    const b = (await runCli(['add', f, '--vault', v, '--json'])).json<{ items: { docId: string; status: string }[] }>();
+    const b = (await runCli(['add', f, '--vault', v, '--json'])).json<{
+      items: { docId: string; status: string }[];
+    }>();
     expect(b.items[0]).toMatchObject({ status: 'updated', docId: a.items[0]!.docId });
-    expect((await runCli(['search', 'tomatoes', '--legs', 'lexical', '--vault', v, '--json'])).json<{ results: Hit[] }>().results).toEqual([]);
+    expect(
+      (await runCli(['search', 'tomatoes', '--legs', 'lexical', '--vault', v, '--json'])).json<{
+        results: Hit[];
+      }>().results,
+    ).toEqual([]);
     await runCli(['undo', '--vault', v]);
-    const hits = (await runCli(['search', 'tomatoes', '--legs', 'lexical', '--vault', v, '--json'])).json<{ results: Hit[] }>().results;
+    const hits = (await runCli(['search', 'tomatoes', '--legs', 'lexical', '--vault', v, '--json'])).json<{
+      results: Hit[];
+    }>().results;
     expect(hits.map((h) => h.doc_id)).toEqual([a.items[0]!.docId]);
-    expect((await runCli(['search', 'peppers', '--legs', 'lexical', '--vault', v, '--json'])).json<{ results: Hit[] }>().results).toEqual([]);
+    expect(
+      (await runCli(['search', 'peppers', '--legs', 'lexical', '--vault', v, '--json'])).json<{
+        results: Hit[];
+      }>().results,
+    ).toEqual([]);
     t.cleanup();
   });
 });

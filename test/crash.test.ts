@@ -13,7 +13,9 @@ const tmp = tempDir('quiver-crash-');
 afterAll(() => tmp.cleanup());
 
 function paragraph(i: number, j: number): string {
-  return `Paragraph ${j} of note ${i} describes experiment ${i * 31 + j}: the sample was heated, cooled and measured again. `.repeat(6);
+  return `Paragraph ${j} of note ${i} describes experiment ${i * 31 + j}: the sample was heated, cooled and measured again. `.repeat(
+    6,
+  );
 }
 
 describe('crash safety', () => {
@@ -25,13 +27,20 @@ describe('crash safety', () => {
       writeFileSync(join(folder, `note-${String(i).padStart(3, '0')}.md`), `# Note ${i}\n\n${body}\n`);
     }
     const vaultPath = join(tmp.dir, 'crash.db');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/ingest-child.ts', vaultPath, folder], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'test/fixtures/ingest-child.ts', vaultPath, folder],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let seen = 0;
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const killedAt = await new Promise<number>((resolveKill, reject) => {
       child.stdout.on('data', (d: Buffer) => {
-        seen += d.toString().split('\n').filter((l) => l.startsWith('added')).length;
+        seen += d
+          .toString()
+          .split('\n')
+          .filter((l) => l.startsWith('added')).length;
         if (seen >= 40 && !child.killed) {
           child.kill('SIGKILL');
           resolveKill(seen);
@@ -46,17 +55,30 @@ describe('crash safety', () => {
 
     const db = new Database(vaultPath);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    const docs = db.prepare('SELECT id, source FROM documents WHERE superseded_by IS NULL').all() as { id: string; source: string }[];
+    const docs = db.prepare('SELECT id, source FROM documents WHERE superseded_by IS NULL').all() as {
+      id: string;
+      source: string;
+    }[];
     expect(docs.length).toBeGreaterThanOrEqual(40);
     expect(docs.length).toBeLessThan(400);
     // Every document present is whole: the sections and chunks a fresh build would write.
     for (const d of docs) {
       const parsed = await readPath(join(tmp.dir, d.source), d.source);
       const built = buildDocument(parsed.docs[0]!);
-      const sections = db.prepare('SELECT COUNT(*) AS n FROM sections WHERE doc_id = ? AND live = 1').get(d.id) as { n: number };
-      const chunks = db.prepare('SELECT COUNT(*) AS n FROM chunks WHERE doc_id = ? AND live = 1').get(d.id) as { n: number };
-      const vectors = db.prepare('SELECT COUNT(*) AS n FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.doc_id = ?').get(d.id) as { n: number };
-      expect([sections.n, chunks.n, vectors.n]).toEqual([built.sections.length, built.chunks.length, built.chunks.length]);
+      const sections = db
+        .prepare('SELECT COUNT(*) AS n FROM sections WHERE doc_id = ? AND live = 1')
+        .get(d.id) as { n: number };
+      const chunks = db
+        .prepare('SELECT COUNT(*) AS n FROM chunks WHERE doc_id = ? AND live = 1')
+        .get(d.id) as { n: number };
+      const vectors = db
+        .prepare('SELECT COUNT(*) AS n FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.doc_id = ?')
+        .get(d.id) as { n: number };
+      expect([sections.n, chunks.n, vectors.n]).toEqual([
+        built.sections.length,
+        built.chunks.length,
+        built.chunks.length,
+      ]);
     }
     const live = (db.prepare('SELECT COUNT(*) AS n FROM sections WHERE live = 1').get() as { n: number }).n;
     const fts = (db.prepare('SELECT COUNT(*) AS n FROM sections_fts').get() as { n: number }).n;

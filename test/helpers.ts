@@ -18,7 +18,10 @@ export interface CliRun {
 }
 
 /** Run `quiver <args>` in-process, with the given stdin text and environment. */
-export async function runCli(args: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliRun> {
+export async function runCli(
+  args: string[],
+  options: { stdin?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const io: CliIO = {

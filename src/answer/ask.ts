@@ -56,9 +56,13 @@ export async function answerFromContext(
   if (options.remainingTokens !== undefined) {
     const approx = estimateTokens(context.map((c) => c.text).join('\n')) + (options.maxTokens ?? 0);
     if (approx > options.remainingTokens) {
-      throw new QuiverError('BUDGET', `quiver: this ask needs about ${approx} tokens but only ${options.remainingTokens} remain of QUIVER_TOKEN_BUDGET`, {
-        details: { needed: approx, remaining: options.remainingTokens },
-      });
+      throw new QuiverError(
+        'BUDGET',
+        `quiver: this ask needs about ${approx} tokens but only ${options.remainingTokens} remain of QUIVER_TOKEN_BUDGET`,
+        {
+          details: { needed: approx, remaining: options.remainingTokens },
+        },
+      );
     }
   }
   const t0 = performance.now();
@@ -75,7 +79,15 @@ export async function answerFromContext(
     claims,
     cited: cited.map((n) => {
       const s = prompt.sections[n - 1]!;
-      return { n, sectionId: s.sectionId, docId: s.docId, title: s.title, breadcrumb: s.breadcrumb, source: s.source, pages: s.pages };
+      return {
+        n,
+        sectionId: s.sectionId,
+        docId: s.docId,
+        title: s.title,
+        breadcrumb: s.breadcrumb,
+        source: s.source,
+        pages: s.pages,
+      };
     }),
     invalidCitations: invalid,
     context: prompt.sections,

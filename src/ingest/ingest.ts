@@ -167,7 +167,13 @@ export async function ingest(
       return;
     }
     group.forEach((w, i) =>
-      report({ source: w.document.source, status: statuses[i]!, docId: w.document.id, title: w.document.title, chunks: w.document.chunks.length }),
+      report({
+        source: w.document.source,
+        status: statuses[i]!,
+        docId: w.document.id,
+        title: w.document.title,
+        chunks: w.document.chunks.length,
+      }),
     );
   };
   try {

@@ -41,7 +41,8 @@ export function normalize(a: ArrayLike<number>): Float32Array {
  * Lengths must match; a mismatch throws, since it always means two embedders were mixed.
  */
 export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  if (a.length !== b.length) throw new RangeError(`quiver: cosine of vectors of length ${a.length} and ${b.length}`);
+  if (a.length !== b.length)
+    throw new RangeError(`quiver: cosine of vectors of length ${a.length} and ${b.length}`);
   const na = norm(a);
   const nb = norm(b);
   if (na === 0 || nb === 0) return 0;

@@ -45,7 +45,12 @@ export interface HybridResult {
  * A leg with weight 0 still runs when `legs` names it, so its ranks are reported, but adds nothing
  * to the score, and sections only it found are dropped.
  */
-export async function hybridRetrieve(store: Store, embedder: Embedder, text: string, o: HybridOptions): Promise<HybridResult> {
+export async function hybridRetrieve(
+  store: Store,
+  embedder: Embedder,
+  text: string,
+  o: HybridOptions,
+): Promise<HybridResult> {
   const t0 = performance.now();
   const useLexical = o.legs !== 'vector';
   const useVector = o.legs !== 'lexical';
@@ -61,13 +66,21 @@ export async function hybridRetrieve(store: Store, embedder: Embedder, text: str
   const t1 = performance.now();
   let queryVector: Float32Array | null = null;
   if (useVector || o.needVector === true) {
-    const [v] = await embedder.embed([text], { purpose: 'query', ...(o.signal === undefined ? {} : { signal: o.signal }) });
+    const [v] = await embedder.embed([text], {
+      purpose: 'query',
+      ...(o.signal === undefined ? {} : { signal: o.signal }),
+    });
     queryVector = v ?? null;
   }
   const t2 = performance.now();
   const vectorChunks =
     useVector && queryVector !== null
-      ? await store.vectorSearch({ vector: queryVector, fingerprint: embedder.id, limit: o.fetch, ...(o.filter === undefined ? {} : { filter: o.filter }) })
+      ? await store.vectorSearch({
+          vector: queryVector,
+          fingerprint: embedder.id,
+          limit: o.fetch,
+          ...(o.filter === undefined ? {} : { filter: o.filter }),
+        })
       : [];
   const t3 = performance.now();
   const info = new Map<string, { docId: string; chunkIds: number[] }>();
@@ -80,17 +93,29 @@ export async function hybridRetrieve(store: Store, embedder: Embedder, text: str
     e.chunkIds.push(c.chunkId);
   }
   const legs: { name: string; weight: number; hits: { key: string }[] }[] = [];
-  if (useLexical) legs.push({ name: 'lexical', weight: o.lexicalWeight, hits: lexical.map((h) => ({ key: h.sectionId })) });
-  if (useVector) legs.push({ name: 'vector', weight: o.vectorWeight, hits: vectorSections.map((key) => ({ key })) });
+  if (useLexical)
+    legs.push({ name: 'lexical', weight: o.lexicalWeight, hits: lexical.map((h) => ({ key: h.sectionId })) });
+  if (useVector)
+    legs.push({ name: 'vector', weight: o.vectorWeight, hits: vectorSections.map((key) => ({ key })) });
   const allZero = legs.every((l) => l.weight === 0);
   const sections: FusedSection[] = rrf(legs, o.rrfK)
     .filter((f) => f.score > 0 || allZero)
     .map((f) => {
       const e = info.get(f.key)!;
-      return { sectionId: f.key, docId: e.docId, score: f.score, ranks: { lexical: f.ranks.lexical ?? null, vector: f.ranks.vector ?? null }, chunkIds: e.chunkIds };
+      return {
+        sectionId: f.key,
+        docId: e.docId,
+        score: f.score,
+        ranks: { lexical: f.ranks.lexical ?? null, vector: f.ranks.vector ?? null },
+        chunkIds: e.chunkIds,
+      };
     });
   const t4 = performance.now();
-  return { sections, queryVector, timings: { lexicalMs: t1 - t0, embedMs: t2 - t1, vectorMs: t3 - t2, fuseMs: t4 - t3 } };
+  return {
+    sections,
+    queryVector,
+    timings: { lexicalMs: t1 - t0, embedMs: t2 - t1, vectorMs: t3 - t2, fuseMs: t4 - t3 },
+  };
 }
 
 export { DEFAULT_LEG_FETCH };

@@ -79,7 +79,11 @@ export async function searchSections(
   const k = Math.max(0, Math.floor(limit));
   const selecting = selection.method !== 'topk';
   const poolSize = selecting ? Math.ceil(k * Math.max(1, selection.oversample)) : k;
-  const r = await hybridRetrieve(store, embedder, text, { ...retrieval, fetch: DEFAULT_LEG_FETCH(poolSize), needVector: selecting });
+  const r = await hybridRetrieve(store, embedder, text, {
+    ...retrieval,
+    fetch: DEFAULT_LEG_FETCH(poolSize),
+    needVector: selecting,
+  });
   const pool = r.sections.slice(0, poolSize);
   const t0 = performance.now();
 
@@ -95,10 +99,17 @@ export async function searchSections(
     order = pool.slice(0, k).map((_, index) => ({ index, stepScore: null }));
   } else {
     await loadChunks(pool.map((p) => p.sectionId));
-    const vectors = await store.chunkVectors([...chunksBySection.values()].flat().map((c) => c.id), embedder.id);
+    const vectors = await store.chunkVectors(
+      [...chunksBySection.values()].flat().map((c) => c.id),
+      embedder.id,
+    );
     const dims = embedder.dims;
     const candidates = pool.map((p) => {
-      const m = meanNormalized((chunksBySection.get(p.sectionId) ?? []).map((c) => vectors.get(c.id)).filter((v): v is Float32Array => v !== undefined));
+      const m = meanNormalized(
+        (chunksBySection.get(p.sectionId) ?? [])
+          .map((c) => vectors.get(c.id))
+          .filter((v): v is Float32Array => v !== undefined),
+      );
       return m.length === dims ? m : new Float32Array(dims);
     });
     order = select(
@@ -116,11 +127,18 @@ export async function searchSections(
   }
   const t1 = performance.now();
 
-  const picked = order.map((p) => ({ fused: pool[p.index]!, retrievalRank: p.index, stepScore: p.stepScore }));
+  const picked = order.map((p) => ({
+    fused: pool[p.index]!,
+    retrievalRank: p.index,
+    stepScore: p.stepScore,
+  }));
   await loadChunks(picked.map((p) => p.fused.sectionId));
-  const sections = new Map((await store.getSections(picked.map((p) => p.fused.sectionId))).map((s) => [s.id, s] as const));
+  const sections = new Map(
+    (await store.getSections(picked.map((p) => p.fused.sectionId))).map((s) => [s.id, s] as const),
+  );
   const docs = new Map<string, DocumentRecord | null>();
-  for (const p of picked) if (!docs.has(p.fused.docId)) docs.set(p.fused.docId, await store.getDocument(p.fused.docId));
+  for (const p of picked)
+    if (!docs.has(p.fused.docId)) docs.set(p.fused.docId, await store.getDocument(p.fused.docId));
   const terms = new Set(contentTerms(text));
   const hits: SectionHit[] = [];
   picked.forEach((p, selectionRank) => {
@@ -160,9 +178,15 @@ export async function searchSections(
  * content terms) first, then the vector leg's order, then position. Chunks with no overlap that
  * the vector leg did not return come last.
  */
-export function bestChunks(chunks: readonly ChunkRecord[], terms: ReadonlySet<string>, vectorOrder: readonly number[]): ChunkRecord[] {
+export function bestChunks(
+  chunks: readonly ChunkRecord[],
+  terms: ReadonlySet<string>,
+  vectorOrder: readonly number[],
+): ChunkRecord[] {
   const vrank = new Map(vectorOrder.map((id, i) => [id, i] as const));
-  const overlap = new Map(chunks.map((c) => [c.id, new Set(contentTerms(c.text).filter((t) => terms.has(t))).size] as const));
+  const overlap = new Map(
+    chunks.map((c) => [c.id, new Set(contentTerms(c.text).filter((t) => terms.has(t))).size] as const),
+  );
   return [...chunks].sort(
     (a, b) =>
       overlap.get(b.id)! - overlap.get(a.id)! ||

@@ -39,7 +39,8 @@ export class TopK {
       const l = 2 * i + 1;
       if (l >= this.size) break;
       const r = l + 1;
-      const c = r < this.size && this.worse(this.score[r]!, this.idx[r]!, this.score[l]!, this.idx[l]!) ? r : l;
+      const c =
+        r < this.size && this.worse(this.score[r]!, this.idx[r]!, this.score[l]!, this.idx[l]!) ? r : l;
       if (!this.worse(this.score[c]!, this.idx[c]!, score, index)) break;
       this.score[i] = this.score[c]!;
       this.idx[i] = this.idx[c]!;

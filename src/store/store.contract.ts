@@ -31,14 +31,22 @@ export function fakeVector(text: string, dims = 8): Float32Array {
   return normalize(v);
 }
 
-export function makeDoc(source: string, sections: { title: string; text: string; level?: number }[], kind: DocKind = 'md'): BuiltDocument {
+export function makeDoc(
+  source: string,
+  sections: { title: string; text: string; level?: number }[],
+  kind: DocKind = 'md',
+): BuiltDocument {
   const parsed: ParsedDocument = {
     source,
     title: sections[0]?.title ?? source,
     kind,
     meta: {},
     pages: null,
-    sections: sections.map((s, i) => ({ level: s.level ?? (i === 0 ? 0 : 1), title: s.title, segments: [{ page: null, text: s.text }] })),
+    sections: sections.map((s, i) => ({
+      level: s.level ?? (i === 0 ? 0 : 1),
+      title: s.title,
+      segments: [{ page: null, text: s.text }],
+    })),
   };
   return buildDocument(parsed);
 }
@@ -58,7 +66,12 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
 
     async function write(doc: BuiltDocument, batchLabel = 'b') {
       const batch = await store.beginBatch(batchLabel);
-      const status = await store.writeDocument({ batchId: batch.id, document: doc, vectors: doc.chunks.map((c) => fakeVector(c.text)), fingerprint: FP });
+      const status = await store.writeDocument({
+        batchId: batch.id,
+        document: doc,
+        vectors: doc.chunks.map((c) => fakeVector(c.text)),
+        fingerprint: FP,
+      });
       batch.status = 'done';
       if (status === 'added') batch.added++;
       await store.finishBatch(batch);
@@ -104,30 +117,71 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
 
     it('lexical search finds stemmed terms, weights the title, and returns nothing for no terms', async () => {
       await write(coffee());
-      await write(makeDoc('notes/bees.md', [{ title: 'Bees', text: 'Honey bees swarm in spring when the colony grows.' }]));
+      await write(
+        makeDoc('notes/bees.md', [
+          { title: 'Bees', text: 'Honey bees swarm in spring when the colony grows.' },
+        ]),
+      );
       const hits = await store.lexicalSearch({ terms: ['extracting'], mode: 'any', limit: 10, weights: W });
       expect(hits.map((h) => h.sectionId.split('#')[1])).toEqual(['1']);
       expect(hits[0]!.score).toBeGreaterThan(0);
       expect(await store.lexicalSearch({ terms: [], mode: 'any', limit: 10, weights: W })).toEqual([]);
-      const all = await store.lexicalSearch({ terms: ['espresso', 'honey'], mode: 'all', limit: 10, weights: W });
+      const all = await store.lexicalSearch({
+        terms: ['espresso', 'honey'],
+        mode: 'all',
+        limit: 10,
+        weights: W,
+      });
       expect(all).toEqual([]);
-      const any = await store.lexicalSearch({ terms: ['espresso', 'honey'], mode: 'any', limit: 10, weights: W });
+      const any = await store.lexicalSearch({
+        terms: ['espresso', 'honey'],
+        mode: 'any',
+        limit: 10,
+        weights: W,
+      });
       expect(new Set(any.map((h) => h.docId)).size).toBe(2);
-      const phrase = await store.lexicalSearch({ terms: ['finer', 'grind'], mode: 'phrase', limit: 10, weights: W });
+      const phrase = await store.lexicalSearch({
+        terms: ['finer', 'grind'],
+        mode: 'phrase',
+        limit: 10,
+        weights: W,
+      });
       expect(phrase).toHaveLength(1);
-      expect(await store.lexicalSearch({ terms: ['grind', 'finer'], mode: 'phrase', limit: 10, weights: W })).toEqual([]);
+      expect(
+        await store.lexicalSearch({ terms: ['grind', 'finer'], mode: 'phrase', limit: 10, weights: W }),
+      ).toEqual([]);
     });
 
     it('applies filters inside both legs (kind, source prefix, doc ids)', async () => {
       const md = coffee();
-      const txt = makeDoc('web/coffee.txt', [{ title: 'Coffee page', text: 'Espresso extraction takes seconds.' }], 'txt');
+      const txt = makeDoc(
+        'web/coffee.txt',
+        [{ title: 'Coffee page', text: 'Espresso extraction takes seconds.' }],
+        'txt',
+      );
       await write(md);
       await write(txt);
-      const lex = await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W, filter: { kinds: ['txt'] } });
+      const lex = await store.lexicalSearch({
+        terms: ['espresso'],
+        mode: 'any',
+        limit: 10,
+        weights: W,
+        filter: { kinds: ['txt'] },
+      });
       expect(lex.map((h) => h.docId)).toEqual([txt.id]);
-      const vec = await store.vectorSearch({ vector: fakeVector('espresso extraction'), fingerprint: FP, limit: 10, filter: { sourcePrefix: 'notes/' } });
+      const vec = await store.vectorSearch({
+        vector: fakeVector('espresso extraction'),
+        fingerprint: FP,
+        limit: 10,
+        filter: { sourcePrefix: 'notes/' },
+      });
       expect(new Set(vec.map((h) => h.docId))).toEqual(new Set([md.id]));
-      const byId = await store.vectorSearch({ vector: fakeVector('espresso'), fingerprint: FP, limit: 10, filter: { docIds: [txt.id] } });
+      const byId = await store.vectorSearch({
+        vector: fakeVector('espresso'),
+        fingerprint: FP,
+        limit: 10,
+        filter: { docIds: [txt.id] },
+      });
       expect(new Set(byId.map((h) => h.docId))).toEqual(new Set([txt.id]));
     });
 
@@ -141,50 +195,86 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
       const hits = await store.vectorSearch({ vector: fakeVector('aaaa'), fingerprint: FP, limit: 10 });
       expect(hits[0]?.sectionId).toBe(`${doc.id}#0`);
       expect(hits.every((h) => h.sectionId !== `${doc.id}#2`)).toBe(true);
-      expect(await store.vectorSearch({ vector: fakeVector('aaaa'), fingerprint: 'other:1:8:v1', limit: 10 })).toEqual([]);
+      expect(
+        await store.vectorSearch({ vector: fakeVector('aaaa'), fingerprint: 'other:1:8:v1', limit: 10 }),
+      ).toEqual([]);
     });
 
     it('a noise mark removes a document from both legs at once; includeNoisy brings it back', async () => {
       const doc = coffee();
       await write(doc);
       await store.setMark(doc.id, true, 'test');
-      expect(await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W })).toEqual([]);
-      expect(await store.vectorSearch({ vector: fakeVector('espresso'), fingerprint: FP, limit: 10 })).toEqual([]);
-      const inc = await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W, filter: { includeNoisy: true } });
+      expect(await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W })).toEqual(
+        [],
+      );
+      expect(
+        await store.vectorSearch({ vector: fakeVector('espresso'), fingerprint: FP, limit: 10 }),
+      ).toEqual([]);
+      const inc = await store.lexicalSearch({
+        terms: ['espresso'],
+        mode: 'any',
+        limit: 10,
+        weights: W,
+        filter: { includeNoisy: true },
+      });
       expect(inc.length).toBeGreaterThan(0);
       await store.setMark(doc.id, false, null);
-      expect((await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W })).length).toBeGreaterThan(0);
+      expect(
+        (await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W })).length,
+      ).toBeGreaterThan(0);
       expect((await store.listMarks()).map((m) => [m.docId, m.noisy])).toEqual([[doc.id, false]]);
     });
 
     it('rolls back an update exactly: the previous version comes back in both legs', async () => {
       const v1 = coffee();
       await write(v1, 'first');
-      const v2 = makeDoc('notes/coffee.md', [{ title: 'Coffee', text: 'Cold brew steeps for twelve hours.' }]);
+      const v2 = makeDoc('notes/coffee.md', [
+        { title: 'Coffee', text: 'Cold brew steeps for twelve hours.' },
+      ]);
       const { batch } = await write(v2, 'second');
-      expect((await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W })).length).toBe(0);
+      expect(
+        (await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W })).length,
+      ).toBe(0);
       const r = await store.rollbackBatch(batch.id);
       expect(r).toEqual({ batchId: batch.id, removed: 1, restored: 1 });
       expect((await store.getDocument(v1.id))?.contentHash).toBe(v1.contentHash);
-      expect((await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W })).length).toBe(1);
-      expect(await store.lexicalSearch({ terms: ['cold', 'brew'], mode: 'all', limit: 10, weights: W })).toEqual([]);
-      const vec = await store.vectorSearch({ vector: fakeVector('espresso shot'), fingerprint: FP, limit: 10 });
-      expect(new Set(vec.map((h) => h.sectionId))).toEqual(new Set([`${v1.id}#0`, `${v1.id}#1`, `${v1.id}#2`]));
+      expect(
+        (await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W })).length,
+      ).toBe(1);
+      expect(
+        await store.lexicalSearch({ terms: ['cold', 'brew'], mode: 'all', limit: 10, weights: W }),
+      ).toEqual([]);
+      const vec = await store.vectorSearch({
+        vector: fakeVector('espresso shot'),
+        fingerprint: FP,
+        limit: 10,
+      });
+      expect(new Set(vec.map((h) => h.sectionId))).toEqual(
+        new Set([`${v1.id}#0`, `${v1.id}#1`, `${v1.id}#2`]),
+      );
       expect((await store.getBatch(batch.id))?.status).toBe('rolled_back');
     });
 
     it('rolls back an add completely, and refuses to roll back a batch that is not the newest', async () => {
       const first = await write(coffee(), 'first');
       await write(makeDoc('b.md', [{ title: 'B', text: 'Bees make honey.' }]), 'second');
-      await expect(store.rollbackBatch(first.batch.id)).rejects.toSatisfy((e: unknown) => isQuiverError(e, 'CONFLICT'));
+      await expect(store.rollbackBatch(first.batch.id)).rejects.toSatisfy((e: unknown) =>
+        isQuiverError(e, 'CONFLICT'),
+      );
       const batches = await store.listBatches();
       await store.rollbackBatch(batches[0]!.id);
       await store.rollbackBatch(first.batch.id);
       const s = await store.stats();
       expect([s.documents, s.sections, s.chunks]).toEqual([0, 0, 0]);
-      expect(await store.lexicalSearch({ terms: ['espresso', 'honey'], mode: 'any', limit: 10, weights: W })).toEqual([]);
-      await expect(store.rollbackBatch(first.batch.id)).rejects.toSatisfy((e: unknown) => isQuiverError(e, 'CONFLICT'));
-      await expect(store.rollbackBatch('nope')).rejects.toSatisfy((e: unknown) => isQuiverError(e, 'NOT_FOUND'));
+      expect(
+        await store.lexicalSearch({ terms: ['espresso', 'honey'], mode: 'any', limit: 10, weights: W }),
+      ).toEqual([]);
+      await expect(store.rollbackBatch(first.batch.id)).rejects.toSatisfy((e: unknown) =>
+        isQuiverError(e, 'CONFLICT'),
+      );
+      await expect(store.rollbackBatch('nope')).rejects.toSatisfy((e: unknown) =>
+        isQuiverError(e, 'NOT_FOUND'),
+      );
     });
 
     it('keeps meta, blobs and vectors per fingerprint', async () => {
@@ -198,7 +288,10 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
       await write(doc);
       const chunks = await store.scanChunks(0, 100);
       expect(chunks).toHaveLength(3);
-      await store.putVectors('other:1:8:v1', chunks.map((c) => ({ chunkId: c.id, vector: fakeVector('zzz') })));
+      await store.putVectors(
+        'other:1:8:v1',
+        chunks.map((c) => ({ chunkId: c.id, vector: fakeVector('zzz') })),
+      );
       expect((await store.stats()).vectors).toEqual({ [FP]: 3, 'other:1:8:v1': 3 });
       const got = await store.chunkVectors([chunks[0]!.id], FP);
       expect([...(got.get(chunks[0]!.id) ?? [])]).toEqual([...fakeVector(chunks[0]!.text)]);
@@ -220,22 +313,36 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
       await write(doc);
       await store.setMark(doc.id, true, 'footer');
       await write(doc);
-      const changed = makeDoc('notes/coffee.md', [{ title: 'Coffee', text: 'Espresso, revised: pull for 28 seconds.' }]);
+      const changed = makeDoc('notes/coffee.md', [
+        { title: 'Coffee', text: 'Espresso, revised: pull for 28 seconds.' },
+      ]);
       expect((await write(changed)).status).toBe('updated');
-      expect((await store.listMarks()).map((m) => [m.docId, m.noisy, m.reason])).toEqual([[doc.id, true, 'footer']]);
-      expect(await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W })).toEqual([]);
+      expect((await store.listMarks()).map((m) => [m.docId, m.noisy, m.reason])).toEqual([
+        [doc.id, true, 'footer'],
+      ]);
+      expect(await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W })).toEqual(
+        [],
+      );
     });
 
     it('a mark survives undo of another batch, and undo of the batch that updated its document', async () => {
       const doc = coffee();
       await write(doc, 'first');
       await store.setMark(doc.id, true, null);
-      const other = await write(makeDoc('b.md', [{ title: 'Bees', text: 'Espresso-coloured bees make honey.' }]), 'second');
+      const other = await write(
+        makeDoc('b.md', [{ title: 'Bees', text: 'Espresso-coloured bees make honey.' }]),
+        'second',
+      );
       await store.rollbackBatch(other.batch.id);
-      const upd = await write(makeDoc('notes/coffee.md', [{ title: 'Coffee', text: 'Espresso again.' }]), 'third');
+      const upd = await write(
+        makeDoc('notes/coffee.md', [{ title: 'Coffee', text: 'Espresso again.' }]),
+        'third',
+      );
       await store.rollbackBatch(upd.batch.id);
       expect((await store.listMarks()).map((m) => [m.docId, m.noisy])).toEqual([[doc.id, true]]);
-      expect(await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W })).toEqual([]);
+      expect(await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W })).toEqual(
+        [],
+      );
       const vec = await store.vectorSearch({ vector: fakeVector('espresso'), fingerprint: FP, limit: 10 });
       expect(vec.filter((h) => h.docId === doc.id)).toEqual([]);
     });
@@ -260,8 +367,22 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
       const t = '2024-05-01T10:00:00.000Z';
       const rows = [
         fb('a', t),
-        fb('b', t, { sectionId: 'd2#0', docId: 'd2', rank: 2, score: null, signal: 'shown', label: 0, weight: 0.35 }),
-        fb('c', '2024-05-02T10:00:00.000Z', { askId: 'ask2', q: '', sectionId: null, docId: null, rank: null }),
+        fb('b', t, {
+          sectionId: 'd2#0',
+          docId: 'd2',
+          rank: 2,
+          score: null,
+          signal: 'shown',
+          label: 0,
+          weight: 0.35,
+        }),
+        fb('c', '2024-05-02T10:00:00.000Z', {
+          askId: 'ask2',
+          q: '',
+          sectionId: null,
+          docId: null,
+          rank: null,
+        }),
       ];
       await store.addFeedback(rows);
       expect(await store.listFeedback({ order: 'oldest' })).toEqual(rows);
@@ -276,9 +397,9 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
 
     it('refuses a duplicate feedback id with CONFLICT and writes none of that call', async () => {
       await store.addFeedback([fb('a', '2024-05-01T10:00:00.000Z')]);
-      await expect(store.addFeedback([fb('z', '2024-05-01T11:00:00.000Z'), fb('a', '2024-05-01T11:00:00.000Z')])).rejects.toSatisfy((e: unknown) =>
-        isQuiverError(e, 'CONFLICT'),
-      );
+      await expect(
+        store.addFeedback([fb('z', '2024-05-01T11:00:00.000Z'), fb('a', '2024-05-01T11:00:00.000Z')]),
+      ).rejects.toSatisfy((e: unknown) => isQuiverError(e, 'CONFLICT'));
       expect((await store.listFeedback()).map((r) => r.id)).toEqual(['a']);
     });
 
@@ -329,7 +450,9 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
       expect((await store.listFeedback()).map((r) => r.id)).toEqual(['a']);
       expect((await store.getTranscript('t1'))?.cited).toEqual(['d1#1']);
       expect(await store.getVerdict('k')).toBe(true);
-      expect((await store.listMarks()).map((m) => [m.docId, m.noisy, m.reason])).toEqual([['d1', false, 'keeper']]);
+      expect((await store.listMarks()).map((m) => [m.docId, m.noisy, m.reason])).toEqual([
+        ['d1', false, 'keeper'],
+      ]);
     });
 
     maybe('persists across reopen')('persists across reopen', async () => {
@@ -338,7 +461,9 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
       await write(doc);
       store = await options.reopen(store);
       expect((await store.getDocument(doc.id))?.title).toBe('Coffee');
-      expect((await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W })).length).toBe(1);
+      expect(
+        (await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W })).length,
+      ).toBe(1);
     });
   });
 }

@@ -17,4 +17,14 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 );
 
 /** Negation words: the lexical judge requires these to match between claim and source. */
-export const NEGATIONS: ReadonlySet<string> = new Set(['no', 'not', 'never', 'none', 'nor', 'neither', 'without', 'cannot', "n't"]);
+export const NEGATIONS: ReadonlySet<string> = new Set([
+  'no',
+  'not',
+  'never',
+  'none',
+  'nor',
+  'neither',
+  'without',
+  'cannot',
+  "n't",
+]);

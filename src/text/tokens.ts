@@ -6,7 +6,10 @@ import { STOPWORDS } from './stopwords.js';
  * Mirrors FTS5's `unicode61 remove_diacritics 2` closely enough for scoring outside SQL.
  */
 export function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
@@ -16,9 +19,18 @@ export function words(text: string): string[] {
   return fold(text).match(WORD) ?? [];
 }
 
-/** Porter stem of a folded word (digits and non-Latin words come back unchanged). */
+const STEM_CACHE = new Map<string, string>();
+const STEM_CACHE_MAX = 100_000;
+
+/** Porter stem of a folded word (digits and non-Latin words come back unchanged). Memoised. */
 export function stem(word: string): string {
-  return /^[a-z]+$/.test(word) ? stemmer(word) : word;
+  let s = STEM_CACHE.get(word);
+  if (s === undefined) {
+    s = /^[a-z]+$/.test(word) ? stemmer(word) : word;
+    if (STEM_CACHE.size >= STEM_CACHE_MAX) STEM_CACHE.clear();
+    STEM_CACHE.set(word, s);
+  }
+  return s;
 }
 
 /** Content terms: folded words minus stop-words, stemmed. The unit of lexical overlap. */

@@ -300,7 +300,12 @@ export function createExtractiveGenerator(options: ExtractiveOptions = {}): Gene
       .sort((a, b) => b.score - a.score || a.n - b.n || a.position - b.position);
     const top = eligible[0];
     // Sentences that are not eligible on their own may still follow a bridge to their section.
-    const pool = [...eligible, ...cands.filter((c) => !c.eligible).sort((a, b) => b.score - a.score || a.n - b.n || a.position - b.position)];
+    const pool = [
+      ...eligible,
+      ...cands
+        .filter((c) => !c.eligible)
+        .sort((a, b) => b.score - a.score || a.n - b.n || a.position - b.position),
+    ];
     if (top === undefined) return [];
     const minScore = relativeFloor * top.score;
     const chosen: Candidate[] = [];
@@ -314,14 +319,19 @@ export function createExtractiveGenerator(options: ExtractiveOptions = {}): Gene
       let bestScore = -Infinity;
       for (const c of pool) {
         const bridge = bridged.has(c.n) && !perSection.has(c.n);
-        if ((!c.eligible && !bridge) || (c !== top && c.score < minScore && !bridge) || chosen.includes(c) || used + c.wordCount > maxWords)
+        if (
+          (!c.eligible && !bridge) ||
+          (c !== top && c.score < minScore && !bridge) ||
+          chosen.includes(c) ||
+          used + c.wordCount > maxWords
+        )
           continue;
         if (chosen.some((x) => jaccard(x.wordSet, c.wordSet) >= repeatJaccard)) continue;
         const adjusted =
           c.score -
           diversityPenalty * (perSection.get(c.n) ?? 0) +
           (bridge ? BRIDGE_BONUS : 0) -
-          LENGTH_PENALTY * Math.max(0, c.wordCount - LONG_SENTENCE_WORDS) / LONG_SENTENCE_WORDS;
+          (LENGTH_PENALTY * Math.max(0, c.wordCount - LONG_SENTENCE_WORDS)) / LONG_SENTENCE_WORDS;
         if (adjusted > bestScore) {
           best = c;
           bestScore = adjusted;

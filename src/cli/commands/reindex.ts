@@ -12,12 +12,18 @@ export const reindexCommand: Command = {
     const bar = progressBar(ctx.io, ctx.quiet, 'reindex');
     let r;
     try {
-      r = await vault.reindex({ refit: ctx.values.refit === true, onProgress: (done, total) => bar.update(done, total, '') });
+      r = await vault.reindex({
+        refit: ctx.values.refit === true,
+        onProgress: (done, total) => bar.update(done, total, ''),
+      });
     } finally {
       bar.stop();
     }
     if (ctx.json) ctx.out(`${JSON.stringify(r)}\n`);
-    else ctx.out(`reindexed ${r.chunks} chunks: ${r.from ?? '(none)'} → ${r.to}${r.resumed ? ' (resumed)' : ''}\n`);
+    else
+      ctx.out(
+        `reindexed ${r.chunks} chunks: ${r.from ?? '(none)'} → ${r.to}${r.resumed ? ' (resumed)' : ''}\n`,
+      );
     return EXIT.OK;
   },
 };

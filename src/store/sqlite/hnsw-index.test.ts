@@ -246,6 +246,23 @@ describe('HnswIndex add / remove stay in step with the exact scan', () => {
     check();
   });
 
+  it('reconcile brings a stale index in step with the live rows', () => {
+    const ix = HnswIndex.create(id(), { efSearch: 400 });
+    ix.add(labels.slice(0, 300), docs.subarray(0, 300 * DIMS));
+    // The store now holds rows 100..399 (rows 0..99 superseded, 300..399 added meanwhile).
+    const liveIds = labels.slice(100, 400);
+    const liveData = docs.subarray(100 * DIMS, 400 * DIMS);
+    expect(ix.reconcile(liveIds, liveData)).toEqual({ added: 100, removed: 100 });
+    expect(ix.labels()).toEqual(liveIds);
+    for (const q of queries.slice(0, 10)) {
+      expect(new Set(ix.search(q, 10).map((h) => h.chunkId))).toEqual(
+        new Set(exact(liveIds, liveData, q, 10)),
+      );
+    }
+    expect(ix.reconcile(liveIds, liveData)).toEqual({ added: 0, removed: 0 });
+    expect(() => ix.reconcile([1], new Float32Array(3))).toThrow(/data length/);
+  });
+
   it('never inserts a zero vector, and a zero vector removes the label', () => {
     const ix = HnswIndex.create(id(), {}, 2);
     const data = matrixOf([docs.subarray(0, DIMS), new Float32Array(DIMS)]);

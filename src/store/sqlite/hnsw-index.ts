@@ -328,6 +328,35 @@ export class HnswIndex {
     return n;
   }
 
+  /**
+   * Bring the index in step with the store's live rows: `ids[i]` ↔ row i of `data` (e.g. a
+   * `VectorMatrix`'s `chunkIds` and `data`). Labels not in `ids` are removed; ids not in the index are
+   * added. Assumes a chunk id's vector never changes under one fingerprint (new document versions get
+   * new chunk ids); after an in-place vector overwrite, use `add` for those ids or rebuild.
+   * Cost: O(n) set work plus one insert per missing id.
+   */
+  reconcile(ids: ArrayLike<number>, data: Float32Array): { added: number; removed: number } {
+    if (data.length !== ids.length * this.dims) {
+      throw bad('data length', `ids × dims = ${ids.length * this.dims}`, data.length);
+    }
+    const wanted = new Set<number>();
+    const missing: number[] = [];
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      wanted.add(id);
+      if (!this.live.has(id)) missing.push(i);
+    }
+    const gone = [...this.live].filter((l) => !wanted.has(l));
+    const removed = this.remove(gone);
+    const addIds = missing.map((i) => ids[i]!);
+    const addData = new Float32Array(missing.length * this.dims);
+    missing.forEach((row, j) =>
+      addData.set(data.subarray(row * this.dims, (row + 1) * this.dims), j * this.dims),
+    );
+    const added = this.add(addIds, addData);
+    return { added, removed };
+  }
+
   private addRows(labels: ArrayLike<number>, data: Float32Array, start: number, end: number): void {
     const { dims, row } = this;
     const needed = this.native.getCurrentCount() + (end - start);

@@ -42,7 +42,10 @@ type Row = Record<string, unknown>;
 const now = (): string => new Date().toISOString();
 
 /** A SQL `WHERE` fragment over the live `documents` alias `d`, and its parameters. */
-function docFilterSql(filter: SearchFilter | undefined, hasNoisyMarks: boolean): { sql: string; params: unknown[] } {
+function docFilterSql(
+  filter: SearchFilter | undefined,
+  hasNoisyMarks: boolean,
+): { sql: string; params: unknown[] } {
   const parts: string[] = [];
   const params: unknown[] = [];
   if (filter?.kinds !== undefined && filter.kinds.length > 0) {
@@ -181,10 +184,16 @@ export class SqliteStore implements Store {
     const location = path === ':memory:' ? path : resolve(path);
     let db: Database.Database;
     try {
-      if (location !== ':memory:' && options.readonly !== true) mkdirSync(dirname(location), { recursive: true });
-      db = new Database(location, { readonly: options.readonly === true, fileMustExist: options.readonly === true });
+      if (location !== ':memory:' && options.readonly !== true)
+        mkdirSync(dirname(location), { recursive: true });
+      db = new Database(location, {
+        readonly: options.readonly === true,
+        fileMustExist: options.readonly === true,
+      });
     } catch (e) {
-      throw new QuiverError('STORE', `quiver: cannot open vault ${location}: ${(e as Error).message}`, { cause: e });
+      throw new QuiverError('STORE', `quiver: cannot open vault ${location}: ${(e as Error).message}`, {
+        cause: e,
+      });
     }
     try {
       if (options.readonly !== true) {
@@ -199,7 +208,9 @@ export class SqliteStore implements Store {
     } catch (e) {
       db.close();
       if (e instanceof QuiverError) throw e;
-      throw new QuiverError('STORE', `quiver: ${location} is not a quiver vault: ${(e as Error).message}`, { cause: e });
+      throw new QuiverError('STORE', `quiver: ${location} is not a quiver vault: ${(e as Error).message}`, {
+        cause: e,
+      });
     }
     return new SqliteStore(db, location);
   }
@@ -230,7 +241,9 @@ export class SqliteStore implements Store {
   }
 
   async setMeta(key: string, value: string): Promise<void> {
-    this.stmt('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.stmt(
+      'INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    ).run(key, value);
   }
 
   async getBlob(name: string): Promise<Uint8Array | null> {
@@ -239,8 +252,9 @@ export class SqliteStore implements Store {
   }
 
   async putBlob(name: string, data: Uint8Array): Promise<void> {
-    this.stmt('INSERT INTO blobs(name, data, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at')
-      .run(name, Buffer.from(data), now());
+    this.stmt(
+      'INSERT INTO blobs(name, data, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at',
+    ).run(name, Buffer.from(data), now());
   }
 
   async beginBatch(label: string): Promise<BatchRecord> {
@@ -251,7 +265,18 @@ export class SqliteStore implements Store {
         `INSERT INTO batches(id, seq, label, started_at, status) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM batches), ?, ?, 'running')`,
       )
       .run(id, label, startedAt);
-    return { id, startedAt, finishedAt: null, status: 'running', label, added: 0, updated: 0, unchanged: 0, failed: 0, errors: [] };
+    return {
+      id,
+      startedAt,
+      finishedAt: null,
+      status: 'running',
+      label,
+      added: 0,
+      updated: 0,
+      unchanged: 0,
+      failed: 0,
+      errors: [],
+    };
   }
 
   async finishBatch(batch: BatchRecord): Promise<void> {
@@ -259,7 +284,16 @@ export class SqliteStore implements Store {
       .prepare(
         `UPDATE batches SET finished_at = ?, status = ?, added = ?, updated = ?, unchanged = ?, failed = ?, errors = ? WHERE id = ?`,
       )
-      .run(batch.finishedAt ?? now(), batch.status === 'running' ? 'done' : batch.status, batch.added, batch.updated, batch.unchanged, batch.failed, JSON.stringify(batch.errors), batch.id);
+      .run(
+        batch.finishedAt ?? now(),
+        batch.status === 'running' ? 'done' : batch.status,
+        batch.added,
+        batch.updated,
+        batch.unchanged,
+        batch.failed,
+        JSON.stringify(batch.errors),
+        batch.id,
+      );
   }
 
   async listBatches(limit = 50): Promise<BatchRecord[]> {
@@ -274,7 +308,8 @@ export class SqliteStore implements Store {
   async rollbackBatch(id: string): Promise<RollbackResult> {
     const batch = await this.getBatch(id);
     if (batch === null) throw new QuiverError('NOT_FOUND', `quiver: no batch ${id}`);
-    if (batch.status === 'rolled_back') throw new QuiverError('CONFLICT', `quiver: batch ${id} is already rolled back`);
+    if (batch.status === 'rolled_back')
+      throw new QuiverError('CONFLICT', `quiver: batch ${id} is already rolled back`);
     const newer = this.db
       .prepare(
         `SELECT b.id FROM batches b WHERE b.seq > (SELECT seq FROM batches WHERE id = ?) AND b.status != 'rolled_back'
@@ -283,7 +318,10 @@ export class SqliteStore implements Store {
       )
       .get(id) as Row | undefined;
     if (newer !== undefined) {
-      throw new QuiverError('CONFLICT', `quiver: batch ${id} is not the newest; roll back ${newer.id as string} first`);
+      throw new QuiverError(
+        'CONFLICT',
+        `quiver: batch ${id} is not the newest; roll back ${newer.id as string} first`,
+      );
     }
     const tx = this.db.transaction(() => {
       const written = this.stmt('SELECT rid FROM documents WHERE batch_id = ?').all(id) as Row[];
@@ -293,7 +331,11 @@ export class SqliteStore implements Store {
       }
       const revived = this.stmt('SELECT rid, title FROM documents WHERE superseded_by = ?').all(id) as Row[];
       for (const d of revived) this.revive(d.rid as number, d.title as string);
-      this.db.prepare(`UPDATE batches SET status = 'rolled_back', finished_at = COALESCE(finished_at, ?) WHERE id = ?`).run(now(), id);
+      this.db
+        .prepare(
+          `UPDATE batches SET status = 'rolled_back', finished_at = COALESCE(finished_at, ?) WHERE id = ?`,
+        )
+        .run(now(), id);
       return { batchId: id, removed: written.length, restored: revived.length };
     });
     const result = tx.immediate();
@@ -306,7 +348,9 @@ export class SqliteStore implements Store {
     this.stmt('UPDATE sections SET live = 1 WHERE doc_rid = ?').run(rid);
     this.stmt('UPDATE chunks SET live = 1 WHERE doc_rid = ?').run(rid);
     const ins = this.stmt('INSERT INTO sections_fts(rowid, body, title, heading) VALUES (?, ?, ?, ?)');
-    for (const r of this.stmt('SELECT rid, text, breadcrumb FROM sections WHERE doc_rid = ?').all(rid) as Row[]) {
+    for (const r of this.stmt('SELECT rid, text, breadcrumb FROM sections WHERE doc_rid = ?').all(
+      rid,
+    ) as Row[]) {
       ins.run(r.rid, r.text, title, headingOf(r.breadcrumb as string));
     }
   }
@@ -314,7 +358,8 @@ export class SqliteStore implements Store {
   /** Remove a document version's sections from the FTS index. */
   private unindex(rid: number): void {
     const del = this.stmt('DELETE FROM sections_fts WHERE rowid = ?');
-    for (const r of this.stmt('SELECT rid FROM sections WHERE doc_rid = ? AND live = 1').all(rid) as Row[]) del.run(r.rid);
+    for (const r of this.stmt('SELECT rid FROM sections WHERE doc_rid = ? AND live = 1').all(rid) as Row[])
+      del.run(r.rid);
   }
 
   private supersede(rid: number, batchId: string): void {
@@ -325,7 +370,9 @@ export class SqliteStore implements Store {
   }
 
   async contentHash(docId: string): Promise<string | null> {
-    const r = this.stmt('SELECT content_hash FROM documents WHERE id = ? AND superseded_by IS NULL').get(docId) as Row | undefined;
+    const r = this.stmt('SELECT content_hash FROM documents WHERE id = ? AND superseded_by IS NULL').get(
+      docId,
+    ) as Row | undefined;
     return (r?.content_hash as string | undefined) ?? null;
   }
 
@@ -336,7 +383,10 @@ export class SqliteStore implements Store {
   async writeDocuments(inputs: readonly WriteDocumentInput[]): Promise<WriteStatus[]> {
     for (const { document: doc, vectors } of inputs) {
       if (vectors.length !== doc.chunks.length) {
-        throw new QuiverError('BAD_INPUT', `quiver: ${doc.chunks.length} chunks but ${vectors.length} vectors for ${doc.source}`);
+        throw new QuiverError(
+          'BAD_INPUT',
+          `quiver: ${doc.chunks.length} chunks but ${vectors.length} vectors for ${doc.source}`,
+        );
       }
     }
     const statuses = this.db.transaction(() => inputs.map((i) => this.writeOne(i))).immediate();
@@ -347,44 +397,75 @@ export class SqliteStore implements Store {
   /** One document inside the caller's transaction. */
   private writeOne(input: WriteDocumentInput): WriteStatus {
     const { document: doc, vectors, fingerprint, batchId } = input;
-    const existing = this.stmt('SELECT rid, content_hash, added_at FROM documents WHERE id = ? AND superseded_by IS NULL').get(doc.id) as Row | undefined;
+    const existing = this.stmt(
+      'SELECT rid, content_hash, added_at FROM documents WHERE id = ? AND superseded_by IS NULL',
+    ).get(doc.id) as Row | undefined;
     if (existing !== undefined && existing.content_hash === doc.contentHash) return 'unchanged';
     if (existing !== undefined) this.supersede(existing.rid as number, batchId);
     const t = now();
     const rid = this.stmt(
       `INSERT INTO documents(id, source, title, kind, meta, content_hash, pages, added_at, updated_at, batch_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(doc.id, doc.source, doc.title, doc.kind, JSON.stringify(doc.meta), doc.contentHash, doc.pages, (existing?.added_at as string | undefined) ?? t, t, batchId)
-      .lastInsertRowid as number;
+    ).run(
+      doc.id,
+      doc.source,
+      doc.title,
+      doc.kind,
+      JSON.stringify(doc.meta),
+      doc.contentHash,
+      doc.pages,
+      (existing?.added_at as string | undefined) ?? t,
+      t,
+      batchId,
+    ).lastInsertRowid as number;
     const insSection = this.stmt(
       `INSERT INTO sections(id, doc_rid, doc_id, parent_id, seq, level, title, breadcrumb, page_start, page_end, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insFts = this.stmt('INSERT INTO sections_fts(rowid, body, title, heading) VALUES (?, ?, ?, ?)');
     for (const s of doc.sections) {
-      const srid = insSection.run(`${doc.id}#${s.seq}`, rid, doc.id, s.parentSeq === null ? null : `${doc.id}#${s.parentSeq}`, s.seq, s.level, s.title, s.breadcrumb, s.pageStart, s.pageEnd, s.text).lastInsertRowid;
+      const srid = insSection.run(
+        `${doc.id}#${s.seq}`,
+        rid,
+        doc.id,
+        s.parentSeq === null ? null : `${doc.id}#${s.parentSeq}`,
+        s.seq,
+        s.level,
+        s.title,
+        s.breadcrumb,
+        s.pageStart,
+        s.pageEnd,
+        s.text,
+      ).lastInsertRowid;
       insFts.run(srid, s.text, doc.title, headingOf(s.breadcrumb));
     }
-    const insChunk = this.stmt(`INSERT INTO chunks(doc_rid, doc_id, section_id, ord, text, page) VALUES (?, ?, ?, ?, ?, ?)`);
+    const insChunk = this.stmt(
+      `INSERT INTO chunks(doc_rid, doc_id, section_id, ord, text, page) VALUES (?, ?, ?, ?, ?, ?)`,
+    );
     const insVec = this.stmt('INSERT INTO vectors(fingerprint, chunk_id, vector) VALUES (?, ?, ?)');
     doc.chunks.forEach((c, i) => {
-      const id = insChunk.run(rid, doc.id, `${doc.id}#${c.sectionSeq}`, c.ord, c.text, c.page).lastInsertRowid as number;
+      const id = insChunk.run(rid, doc.id, `${doc.id}#${c.sectionSeq}`, c.ord, c.text, c.page)
+        .lastInsertRowid as number;
       insVec.run(fingerprint, id, vectorToBlob(vectors[i]!));
     });
     return existing === undefined ? 'added' : 'updated';
   }
 
   async getDocument(id: string): Promise<DocumentRecord | null> {
-    const r = this.stmt('SELECT * FROM documents WHERE id = ? AND superseded_by IS NULL').get(id) as Row | undefined;
+    const r = this.stmt('SELECT * FROM documents WHERE id = ? AND superseded_by IS NULL').get(id) as
+      Row | undefined;
     return r === undefined ? null : toDocument(r);
   }
 
   async findDocuments(ref: string): Promise<DocumentRecord[]> {
-    const exact = this.stmt('SELECT * FROM documents WHERE superseded_by IS NULL AND (id = ? OR source = ?)')
-      .all(ref, ref) as Row[];
+    const exact = this.stmt(
+      'SELECT * FROM documents WHERE superseded_by IS NULL AND (id = ? OR source = ?)',
+    ).all(ref, ref) as Row[];
     if (exact.length > 0) return exact.map(toDocument);
     const like = `%${ref.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
     return (
       this.db
-        .prepare(`SELECT * FROM documents WHERE superseded_by IS NULL AND (title LIKE ? ESCAPE '\\' OR source LIKE ? ESCAPE '\\') ORDER BY updated_at DESC`)
+        .prepare(
+          `SELECT * FROM documents WHERE superseded_by IS NULL AND (title LIKE ? ESCAPE '\\' OR source LIKE ? ESCAPE '\\') ORDER BY updated_at DESC`,
+        )
         .all(like, like) as Row[]
     ).map(toDocument);
   }
@@ -396,22 +477,27 @@ export class SqliteStore implements Store {
   async listDocuments(options: ListDocumentsOptions = {}): Promise<DocumentRecord[]> {
     const f = docFilterSql(options.filter, this.hasNoisyMarks());
     const sql = `SELECT * FROM documents d WHERE d.superseded_by IS NULL ${f.sql ? `AND ${f.sql}` : ''} ORDER BY d.source LIMIT ? OFFSET ?`;
-    return (this.db.prepare(sql).all(...f.params, options.limit ?? -1, options.offset ?? 0) as Row[]).map(toDocument);
+    return (this.db.prepare(sql).all(...f.params, options.limit ?? -1, options.offset ?? 0) as Row[]).map(
+      toDocument,
+    );
   }
 
   async getSections(ids: readonly string[]): Promise<SectionRecord[]> {
-    if (ids.length === 0) return [];
-    const stmt = this.stmt('SELECT * FROM sections WHERE id = ? AND live = 1');
-    const out: SectionRecord[] = [];
-    for (const id of ids) {
-      const r = stmt.get(id) as Row | undefined;
-      if (r !== undefined) out.push(toSection(r));
+    const byId = new Map<string, SectionRecord>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const part = ids.slice(i, i + 500);
+      const rows = this.db
+        .prepare(`SELECT * FROM sections WHERE live = 1 AND id IN (${part.map(() => '?').join(',')})`)
+        .all(...part) as Row[];
+      for (const r of rows) byId.set(r.id as string, toSection(r));
     }
-    return out;
+    return ids.map((id) => byId.get(id)).filter((s): s is SectionRecord => s !== undefined);
   }
 
   async listSections(docId: string): Promise<SectionRecord[]> {
-    return (this.stmt('SELECT * FROM sections WHERE doc_id = ? AND live = 1 ORDER BY seq').all(docId) as Row[]).map(toSection);
+    return (
+      this.stmt('SELECT * FROM sections WHERE doc_id = ? AND live = 1 ORDER BY seq').all(docId) as Row[]
+    ).map(toSection);
   }
 
   async getChunks(ids: readonly number[]): Promise<ChunkRecord[]> {
@@ -425,8 +511,19 @@ export class SqliteStore implements Store {
   }
 
   async chunksOfSections(sectionIds: readonly string[]): Promise<ChunkRecord[]> {
-    const stmt = this.stmt('SELECT * FROM chunks WHERE section_id = ? AND live = 1 ORDER BY ord');
-    return sectionIds.flatMap((id) => (stmt.all(id) as Row[]).map(toChunk));
+    const out: ChunkRecord[] = [];
+    for (let i = 0; i < sectionIds.length; i += 500) {
+      const part = sectionIds.slice(i, i + 500);
+      if (part.length === 0) continue;
+      const rows = this.db
+        .prepare(
+          `SELECT * FROM chunks WHERE live = 1 AND section_id IN (${part.map(() => '?').join(',')}) ORDER BY section_id, ord`,
+        )
+        .all(...part) as Row[];
+      out.push(...rows.map(toChunk));
+    }
+    const order = new Map(sectionIds.map((id, i) => [id, i] as const));
+    return out.sort((a, b) => order.get(a.sectionId)! - order.get(b.sectionId)! || a.ord - b.ord);
   }
 
   async lexicalSearch(query: LexicalQuery): Promise<LexicalHit[]> {
@@ -434,20 +531,30 @@ export class SqliteStore implements Store {
     if (match === null || query.limit <= 0) return [];
     const f = docFilterSql(query.filter, this.hasNoisyMarks());
     const w = query.weights;
-    const where = f.sql ? `AND s.doc_id IN (SELECT d.id FROM documents d WHERE d.superseded_by IS NULL AND ${f.sql})` : '';
+    const where = f.sql
+      ? `AND s.doc_id IN (SELECT d.id FROM documents d WHERE d.superseded_by IS NULL AND ${f.sql})`
+      : '';
     const sql = `SELECT s.id, s.doc_id, bm25(sections_fts, ?, ?, ?) AS score
       FROM sections_fts JOIN sections s ON s.rid = sections_fts.rowid
       WHERE sections_fts MATCH ? ${where}
       ORDER BY score, s.rid LIMIT ?`;
-    const rows = this.db.prepare(sql).all(w.body, w.title, w.heading, match, ...f.params, query.limit) as Row[];
-    return rows.map((r) => ({ sectionId: r.id as string, docId: r.doc_id as string, score: -(r.score as number) }));
+    const rows = this.db
+      .prepare(sql)
+      .all(w.body, w.title, w.heading, match, ...f.params, query.limit) as Row[];
+    return rows.map((r) => ({
+      sectionId: r.id as string,
+      docId: r.doc_id as string,
+      score: -(r.score as number),
+    }));
   }
 
   private matrix(fingerprint: string): VectorMatrix {
     const v = this.version();
     const cached = this.matrices.get(fingerprint);
     if (cached !== undefined && cached.version === v) return cached.matrix;
-    const rows = this.stmt('SELECT c.id, c.doc_id, c.section_id, v.vector FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE v.fingerprint = ? AND c.live = 1 ORDER BY c.id')
+    const rows = this.stmt(
+      'SELECT c.id, c.doc_id, c.section_id, v.vector FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE v.fingerprint = ? AND c.live = 1 ORDER BY c.id',
+    )
       .raw()
       .all(fingerprint) as [number, string, string, Buffer][];
     const dims = rows[0] === undefined ? 0 : rows[0][3].byteLength / 4;
@@ -473,7 +580,12 @@ export class SqliteStore implements Store {
     let allow: ((row: number) => boolean) | undefined;
     if (f.sql) {
       const ok = new Set(
-        (this.db.prepare(`SELECT d.id FROM documents d WHERE d.superseded_by IS NULL AND ${f.sql}`).raw().all(...f.params) as [string][]).map((r) => r[0]),
+        (
+          this.db
+            .prepare(`SELECT d.id FROM documents d WHERE d.superseded_by IS NULL AND ${f.sql}`)
+            .raw()
+            .all(...f.params) as [string][]
+        ).map((r) => r[0]),
       );
       allow = (row) => ok.has(m.docIds[row]!);
     }
@@ -496,14 +608,23 @@ export class SqliteStore implements Store {
   }
 
   async scanChunks(afterId: number, limit: number): Promise<ChunkRecord[]> {
-    return (this.stmt('SELECT * FROM chunks WHERE live = 1 AND id > ? ORDER BY id LIMIT ?').all(afterId, limit) as Row[]).map(toChunk);
+    return (
+      this.stmt('SELECT * FROM chunks WHERE live = 1 AND id > ? ORDER BY id LIMIT ?').all(
+        afterId,
+        limit,
+      ) as Row[]
+    ).map(toChunk);
   }
 
   async putVectors(fingerprint: string, rows: { chunkId: number; vector: Float32Array }[]): Promise<void> {
-    const ins = this.stmt('INSERT INTO vectors(fingerprint, chunk_id, vector) VALUES (?, ?, ?) ON CONFLICT(fingerprint, chunk_id) DO UPDATE SET vector = excluded.vector');
-    this.db.transaction(() => {
-      for (const r of rows) ins.run(fingerprint, r.chunkId, vectorToBlob(r.vector));
-    }).immediate();
+    const ins = this.stmt(
+      'INSERT INTO vectors(fingerprint, chunk_id, vector) VALUES (?, ?, ?) ON CONFLICT(fingerprint, chunk_id) DO UPDATE SET vector = excluded.vector',
+    );
+    this.db
+      .transaction(() => {
+        for (const r of rows) ins.run(fingerprint, r.chunkId, vectorToBlob(r.vector));
+      })
+      .immediate();
     this.touched();
   }
 
@@ -516,8 +637,9 @@ export class SqliteStore implements Store {
   async stats(): Promise<StoreStats> {
     const one = (sql: string): number => (this.db.prepare(sql).raw().get() as [number])[0];
     const vectors: Record<string, number> = {};
-    for (const r of this.stmt('SELECT v.fingerprint, COUNT(*) AS n FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.live = 1 GROUP BY v.fingerprint')
-      .all() as Row[]) {
+    for (const r of this.stmt(
+      'SELECT v.fingerprint, COUNT(*) AS n FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.live = 1 GROUP BY v.fingerprint',
+    ).all() as Row[]) {
       vectors[r.fingerprint as string] = r.n as number;
     }
     return {
@@ -531,18 +653,21 @@ export class SqliteStore implements Store {
   }
 
   async setMark(docId: string, noisy: boolean | null, reason: string | null): Promise<void> {
-    this.stmt('INSERT INTO marks(doc_id, noisy, reason, at) VALUES (?, ?, ?, ?) ON CONFLICT(doc_id) DO UPDATE SET noisy = excluded.noisy, reason = excluded.reason, at = excluded.at')
-      .run(docId, noisy === null ? null : noisy ? 1 : 0, reason, now());
+    this.stmt(
+      'INSERT INTO marks(doc_id, noisy, reason, at) VALUES (?, ?, ?, ?) ON CONFLICT(doc_id) DO UPDATE SET noisy = excluded.noisy, reason = excluded.reason, at = excluded.at',
+    ).run(docId, noisy === null ? null : noisy ? 1 : 0, reason, now());
     this.touched();
   }
 
   async listMarks(): Promise<NoiseMark[]> {
-    return (this.stmt('SELECT * FROM marks WHERE noisy IS NOT NULL ORDER BY at DESC').all() as Row[]).map((r) => ({
-      docId: r.doc_id as string,
-      noisy: r.noisy === 1,
-      reason: (r.reason as string | null) ?? null,
-      at: r.at as string,
-    }));
+    return (this.stmt('SELECT * FROM marks WHERE noisy IS NOT NULL ORDER BY at DESC').all() as Row[]).map(
+      (r) => ({
+        docId: r.doc_id as string,
+        noisy: r.noisy === 1,
+        reason: (r.reason as string | null) ?? null,
+        at: r.at as string,
+      }),
+    );
   }
 
   async addFeedback(rows: readonly FeedbackRecord[]): Promise<void> {
@@ -555,7 +680,19 @@ export class SqliteStore implements Store {
         .transaction(() => {
           for (const r of rows) {
             current = r.id;
-            ins.run(r.id, r.at, r.q, r.askId, r.sectionId, r.docId, r.rank, r.score, r.signal, r.label, r.weight);
+            ins.run(
+              r.id,
+              r.at,
+              r.q,
+              r.askId,
+              r.sectionId,
+              r.docId,
+              r.rank,
+              r.score,
+              r.signal,
+              r.label,
+              r.weight,
+            );
           }
         })
         .immediate();
@@ -574,8 +711,9 @@ export class SqliteStore implements Store {
 
   async putTranscript(t: TranscriptRecord): Promise<void> {
     try {
-      this.stmt('INSERT INTO transcripts(id, at, question, config_fingerprint, body) VALUES (?, ?, ?, ?, ?)')
-        .run(t.id, t.at, t.question, t.configFingerprint, JSON.stringify(t));
+      this.stmt(
+        'INSERT INTO transcripts(id, at, question, config_fingerprint, body) VALUES (?, ?, ?, ?, ?)',
+      ).run(t.id, t.at, t.question, t.configFingerprint, JSON.stringify(t));
     } catch (e) {
       throw conflictOr(e, 'transcript', t.id);
     }
@@ -587,8 +725,10 @@ export class SqliteStore implements Store {
   }
 
   async listTranscripts(options: ListTranscriptsOptions = {}): Promise<TranscriptRecord[]> {
-    const rows = this.stmt('SELECT body FROM transcripts ORDER BY at DESC, rid DESC LIMIT ? OFFSET ?')
-      .all(options.limit ?? 20, options.offset ?? 0) as Row[];
+    const rows = this.stmt('SELECT body FROM transcripts ORDER BY at DESC, rid DESC LIMIT ? OFFSET ?').all(
+      options.limit ?? 20,
+      options.offset ?? 0,
+    ) as Row[];
     return rows.map((r) => JSON.parse(r.body as string) as TranscriptRecord);
   }
 
@@ -598,7 +738,8 @@ export class SqliteStore implements Store {
   }
 
   async putVerdict(key: string, verdict: boolean): Promise<void> {
-    this.stmt('INSERT INTO verdicts(key, verdict, at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET verdict = excluded.verdict, at = excluded.at')
-      .run(key, verdict ? 1 : 0, now());
+    this.stmt(
+      'INSERT INTO verdicts(key, verdict, at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET verdict = excluded.verdict, at = excluded.at',
+    ).run(key, verdict ? 1 : 0, now());
   }
 }
