@@ -30,7 +30,7 @@ export const CONFIGS: Config[] = [
   { name: 'lexical (any)', args: ['--legs', 'lexical', '--mode', 'any'] },
   { name: 'lexical (all)', args: ['--legs', 'lexical', '--mode', 'all'] },
   { name: 'vector', args: ['--legs', 'vector'] },
-  ...[0.1, 0.2, 0.3, 0.5, 1].map((w) => ({
+  ...[0.03, 0.05, 0.1, 0.3, 1].map((w) => ({
     name: `fused w_vec=${w}`,
     args: ['--legs', 'both', '--vector-weight', String(w)],
   })),

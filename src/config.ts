@@ -86,7 +86,7 @@ export const CONFIG_KEYS = {
   },
   'search.vectorWeight': {
     schema: num.min(0),
-    default: 0.3,
+    default: 0.05,
     env: 'QUIVER_VECTOR_WEIGHT',
     help: 'RRF weight of the vector leg',
   },

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Fields of the SMART format: `.I n`, then `.T` title, `.A`, `.B`, `.W` text. */
-function parseSmart(text: string): { id: string; fields: Record<string, string> }[] {
+function parseSmart(raw: string): { id: string; fields: Record<string, string> }[] {
+  const text = raw.replace(/\r\n?/g, '\n');
   const out: { id: string; fields: Record<string, string> }[] = [];
   let cur: { id: string; fields: Record<string, string> } | null = null;
   let field = '';

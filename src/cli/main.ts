@@ -20,7 +20,7 @@ function helpText(cmd?: Command): string {
       '',
     ].join('\n');
   }
-  const opts = Object.entries({ ...cmd.options, ...GLOBAL_OPTIONS });
+  const opts = Object.entries({ ...GLOBAL_OPTIONS, ...cmd.options });
   const w = Math.max(...opts.map(([n, o]) => n.length + (o.type === 'string' ? 6 : 0)));
   return [
     `usage: ${cmd.usage}`,

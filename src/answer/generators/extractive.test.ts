@@ -45,9 +45,16 @@ const KITCHEN = [
   ),
 ];
 
-/** "<sentence> [n] <sentence> [m]" → [{sentence, n}]. */
-function pieces(answer: string): { sentence: string; n: number }[] {
-  return [...answer.matchAll(/(.+?) \[(\d+)\](?: |$)/gu)].map((m) => ({ sentence: m[1]!, n: Number(m[2]) }));
+/**
+ * "<label: ><sentence> [n] …" → [{label, sentence, n}]. A label is the cited section's own title,
+ * written before a sentence that does not name its subject.
+ */
+function pieces(answer: string): { label: string | null; sentence: string; n: number }[] {
+  return [...answer.matchAll(/(?:(T\d+): )?(.+?) \[(\d+)\](?: |$)/gu)].map((m) => ({
+    label: m[1] ?? null,
+    sentence: m[2]!,
+    n: Number(m[3]),
+  }));
 }
 const norm = (s: string): string => s.replace(/\s+/gu, ' ').trim();
 
@@ -56,6 +63,25 @@ async function answer(question: string, sections: ContextSection[], opts = {}): 
 }
 
 describe('extractive generator', () => {
+  it("labels a sentence with its section's subject only when the sentence does not name it", async () => {
+    const titled = (n: number, title: string, text: string): ContextSection => ({
+      ...section(n, text),
+      title,
+    });
+    const named = await answer('Where do collies come from?', [
+      titled(1, 'Scotch Collie', 'The Scotch Collie comes from Scotland.'),
+    ]);
+    expect(named).toBe('The Scotch Collie comes from Scotland. [1]');
+    const unnamed = await answer('Which dog has Gordon and Irish setters among its ancestors?', [
+      titled(1, 'Scotch Collie', 'Its ancestors include the Gordon and Irish setters.'),
+    ]);
+    expect(unnamed).toBe('Scotch Collie: Its ancestors include the Gordon and Irish setters. [1]');
+    const question = await answer('Which dog has Gordon and Irish setters among its ancestors?', [
+      titled(1, 'Which dogs descend from setters?', 'Its ancestors include the Gordon and Irish setters.'),
+    ]);
+    expect(question).toBe('Its ancestors include the Gordon and Irish setters. [1]');
+  });
+
   it('answers with the duration sentence for a "how long" question, cited', async () => {
     const text = await answer('How long should I boil eggs?', KITCHEN);
     expect(text).toContain('Boil the eggs for 10 minutes, then cool them in ice water. [1]');
@@ -73,8 +99,13 @@ describe('extractive generator', () => {
       const text = await answer(q, KITCHEN);
       const ps = pieces(text);
       expect(ps.length).toBeGreaterThan(0);
-      expect(ps.map((p) => `${p.sentence} [${p.n}]`).join(' ')).toBe(text);
-      for (const p of ps) expect(norm(KITCHEN[p.n - 1]!.text)).toContain(p.sentence);
+      expect(ps.map((p) => `${p.label === null ? '' : `${p.label}: `}${p.sentence} [${p.n}]`).join(' ')).toBe(
+        text,
+      );
+      for (const p of ps) {
+        expect(norm(KITCHEN[p.n - 1]!.text)).toContain(p.sentence);
+        if (p.label !== null) expect(p.label).toBe(KITCHEN[p.n - 1]!.title);
+      }
       // Every citation is valid by construction.
       expect(extractClaims(text, KITCHEN.length).invalid).toEqual([]);
     }
@@ -187,13 +218,13 @@ describe('extractive generator', () => {
     const p = buildPrompt('How do eggs boil faster?', [s], { sectionChars: 50 });
     expect(p.sections[0]!.text.endsWith('…')).toBe(true);
     const r = await createExtractiveGenerator().generate(p);
-    expect(r.text).toBe('Eggs boil in ten minutes. [1]');
+    expect(r.text).toBe('T1: Eggs boil in ten minutes. [1]');
   });
 
   it('removes citation markers found in a source sentence', async () => {
     const s = section(1, 'Eggs boil in ten minutes [12]. Bread rises slowly.');
     const text = await answer('How long do eggs boil?', [s]);
-    expect(text).toBe('Eggs boil in ten minutes. [1]');
+    expect(text).toBe('T1: Eggs boil in ten minutes. [1]');
     expect(extractClaims(text, 1).invalid).toEqual([]);
   });
 
@@ -211,7 +242,7 @@ describe('extractive generator', () => {
     const gen = createExtractiveGenerator({ embed });
     expect(gen.id).toContain('embed');
     expect((await gen.generate(buildPrompt(q, sections))).text).toBe(
-      'Hens lay more in spring than in winter. [1]',
+      'T1: Hens lay more in spring than in winter. [1]',
     );
   });
 

@@ -152,6 +152,33 @@ export const BRIDGE_BONUS = 0.2;
 export const LONG_SENTENCE_WORDS = 25;
 export const LENGTH_PENALTY = 0.05;
 
+/** Penalty for a later pick whose question terms the chosen sentences already cover (× the covered share). */
+export const REDUNDANCY_PENALTY = 0.1;
+
+/** Longest section title used as a subject label, in words. */
+export const MAX_SUBJECT_WORDS = 6;
+
+/**
+ * A section title usable as a subject label (`Animorphs: It is told in first person…`): short, not a
+ * question, not a sentence. The label is the section's own title, so the answer still only uses
+ * words of the source.
+ */
+export function subjectLabel(title: string): string | null {
+  const t = title.replace(/\s+/g, ' ').trim();
+  if (t === '' || /[?!.:]$/.test(t) || wordCount(t) > MAX_SUBJECT_WORDS) return null;
+  return t;
+}
+
+/** The sentence as written: prefixed with its section's subject when it does not name it. */
+function labelled(c: {
+  text: string;
+  terms: ReadonlySet<string>;
+  titleTerms: ReadonlySet<string>;
+  subject: string | null;
+}): string {
+  return c.subject !== null && !covers(c.terms, c.titleTerms) ? `${c.subject}: ${c.text}` : c.text;
+}
+
 /** Every term of `title` is in `terms` (an empty title covers nothing). */
 function covers(terms: ReadonlySet<string>, title: ReadonlySet<string>): boolean {
   if (title.size === 0) return false;
@@ -163,6 +190,9 @@ interface Candidate {
   n: number;
   /** Content terms of the section's title (the entity a Wikipedia-like section is about). */
   titleTerms: Set<string>;
+  /** The title as a `Title: ` label for sentences that do not name it, or null when unsuitable. */
+  subject: string | null;
+
   position: number;
   text: string;
   terms: Set<string>;
@@ -188,18 +218,23 @@ function sectionSentences(text: string): string[] {
 function candidates(prompt: Prompt): Candidate[] {
   const out: Candidate[] = [];
   for (const s of prompt.sections) {
+    const titleTerms = new Set(contentTerms(s.title));
+    const subject = subjectLabel(s.title);
     sectionSentences(s.text).forEach((raw, position) => {
       const text = parseCitations(raw).length > 0 ? stripCitations(raw) : raw;
       const count = wordCount(text);
       if (count < MIN_SENTENCE_WORDS) return;
+      const terms = new Set(contentTerms(text));
+      const label = subject !== null && !covers(terms, titleTerms) ? wordCount(subject) : 0;
       out.push({
         n: s.n,
-        titleTerms: new Set(contentTerms(s.title)),
+        titleTerms,
+        subject,
         position,
         text,
-        terms: new Set(contentTerms(text)),
+        terms,
         wordSet: new Set(words(text)),
-        wordCount: count,
+        wordCount: count + label,
         score: 0,
         eligible: false,
       });
@@ -294,7 +329,7 @@ export function createExtractiveGenerator(options: ExtractiveOptions = {}): Gene
     });
   }
 
-  function select(cands: Candidate[]): { c: Candidate; text: string }[] {
+  function select(cands: Candidate[], q: ReadonlySet<string>): { c: Candidate; text: string }[] {
     const eligible = cands
       .filter((c) => c.eligible)
       .sort((a, b) => b.score - a.score || a.n - b.n || a.position - b.position);
@@ -312,6 +347,7 @@ export function createExtractiveGenerator(options: ExtractiveOptions = {}): Gene
     const perSection = new Map<number, number>();
     // Sections whose subject (title) a chosen sentence names: the next hop of a multi-hop question.
     const bridged = new Set<number>();
+    const covered = new Set<string>();
     const titles = new Map(cands.map((c) => [c.n, c.titleTerms] as const));
     let used = 0;
     while (chosen.length < maxSentences) {
@@ -327,8 +363,19 @@ export function createExtractiveGenerator(options: ExtractiveOptions = {}): Gene
         )
           continue;
         if (chosen.some((x) => jaccard(x.wordSet, c.wordSet) >= repeatJaccard)) continue;
+        // Question terms this sentence matches that the chosen ones do not: a repeat of what is
+        // already said gains little (coverage, not repetition).
+        let mine = 0;
+        let fresh = 0;
+        for (const t of c.terms) {
+          if (!q.has(t)) continue;
+          mine++;
+          if (!covered.has(t)) fresh++;
+        }
+        const stale = chosen.length === 0 || mine === 0 ? 0 : 1 - fresh / mine;
         const adjusted =
           c.score -
+          REDUNDANCY_PENALTY * stale -
           diversityPenalty * (perSection.get(c.n) ?? 0) +
           (bridge ? BRIDGE_BONUS : 0) -
           (LENGTH_PENALTY * Math.max(0, c.wordCount - LONG_SENTENCE_WORDS)) / LONG_SENTENCE_WORDS;
@@ -339,6 +386,7 @@ export function createExtractiveGenerator(options: ExtractiveOptions = {}): Gene
       }
       if (best === null) break;
       chosen.push(best);
+      for (const t of best.terms) if (q.has(t)) covered.add(t);
       perSection.set(best.n, (perSection.get(best.n) ?? 0) + 1);
       for (const [n, t] of titles) if (n !== best.n && covers(best.terms, t)) bridged.add(n);
       used += best.wordCount;
@@ -348,7 +396,7 @@ export function createExtractiveGenerator(options: ExtractiveOptions = {}): Gene
       const cut = top.text.split(/\s+/u).slice(0, maxWords).join(' ');
       return [{ c: top, text: `${cut}${CUT_MARK}` }];
     }
-    return chosen.sort((a, b) => a.n - b.n || a.position - b.position).map((c) => ({ c, text: c.text }));
+    return chosen.sort((a, b) => a.n - b.n || a.position - b.position).map((c) => ({ c, text: labelled(c) }));
   }
 
   return {
@@ -358,7 +406,7 @@ export function createExtractiveGenerator(options: ExtractiveOptions = {}): Gene
       aborted(signal);
       const cands = candidates(prompt);
       await score(prompt, cands, signal);
-      const picked = select(cands);
+      const picked = select(cands, questionTerms(prompt.question));
       const pieces =
         picked.length === 0
           ? [NOT_IN_SOURCES]
