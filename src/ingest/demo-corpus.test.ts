@@ -22,7 +22,8 @@ describe('demo corpus', () => {
     for await (const entry of walkFiles(corpus)) {
       if ('error' in entry) throw entry.error;
       const { docs: parsed } = await readPath(entry.path, entry.relPath);
-      for (const d of parsed) docs.set(entry.relPath, buildDocument(d));
+      // Keyed as the vault records them when `demo/corpus` is added from the repository root.
+      for (const d of parsed) docs.set(`demo/corpus/${entry.relPath}`, buildDocument(d));
     }
     const kinds: Record<string, number> = {};
     for (const d of docs.values()) kinds[d.kind] = (kinds[d.kind] ?? 0) + 1;
