@@ -43,3 +43,28 @@ export type { ContextSection } from './answer/context-section.js';
 export type { Generator, GenerateOptions, GenerateResult, TokenUsage } from './answer/generator.js';
 export type { Prompt } from './answer/prompt.js';
 export type { Claim } from './answer/citations.js';
+export { QualityLoop } from './quality/quality-loop.js';
+export { SIGNALS, type SignalName } from './quality/signals.js';
+export { reindex, type ReindexOptions, type ReindexResult } from './embed/reindex.js';
+export { createEmbedder, type EmbedderConfig } from './embed/factory.js';
+export { createHashingEmbedder } from './embed/hashing.js';
+export { createExtractiveGenerator } from './answer/generators/extractive.js';
+export { createOpenAIGenerator } from './answer/generators/openai-compatible.js';
+export { buildPrompt } from './answer/prompt.js';
+export { extractClaims, splitReasoning } from './answer/citations.js';
+export { splitSentences } from './answer/sentences.js';
+export { select, type SelectInput, type Pick } from './retrieve/select/index.js';
+export { rrf } from './retrieve/fuse.js';
+export { measureGrounding } from './evaluate/grounding.js';
+export {
+  ndcgAtK,
+  recallAtK,
+  precisionAtK,
+  mrrAtK,
+  uniqueResultsAtK,
+  noiseAtK,
+  auc,
+} from './evaluate/retrieval-metrics.js';
+export { pairedBootstrap } from './evaluate/bootstrap.js';
+export { runEval } from './evaluate/runner.js';
+export type { EvalResult } from './evaluate/eval-result.js';

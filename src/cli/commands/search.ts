@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { QuiverError, type SectionHit } from '../../index.js';
 import { str, type Command, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
-import { table } from '../table.js';
 import { hitJson } from './hit-json.js';
 import { RETRIEVAL_OPTIONS, searchOptionsFrom } from './retrieval-flags.js';
 
@@ -18,19 +17,12 @@ function printHits(ctx: CommandContext, hits: SectionHit[], withText: boolean): 
     return;
   }
   if (!withText) {
-    ctx.out(
-      table(
-        ['#', 'score', 'section', 'source', 'snippet'],
-        hits.map((h, i) => [
-          i + 1,
-          h.score.toFixed(4),
-          h.breadcrumb,
-          h.source + (h.pages ? ` p.${h.pages[0]}` : ''),
-          h.snippets[0] ?? '',
-        ]),
-        70,
-      ),
-    );
+    for (const [i, h] of hits.entries()) {
+      const where = `${h.source}${h.pages ? `, p. ${h.pages[0]}` : ''}`;
+      ctx.out(
+        `${String(i + 1).padStart(2)}. ${h.breadcrumb}  (${h.score.toFixed(4)})\n    ${where} · ${h.sectionId}\n    ${h.snippets[0] ?? ''}\n`,
+      );
+    }
     return;
   }
   for (const [i, h] of hits.entries()) {
