@@ -11,6 +11,7 @@ import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from '
 import { QuiverError } from '../errors.js';
 import { normalize } from '../math/vector.js';
 import { abortedError } from './_abort.js';
+import { embedInBatches } from './_batches.js';
 import type { EmbedOptions, Embedder } from './embedder.js';
 import { fnv1a32 } from './feature-hash.js';
 
@@ -203,25 +204,10 @@ export async function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Prom
   const fixedDims = dims!;
 
   async function embed(texts: readonly string[], opts: EmbedOptions = {}): Promise<Float32Array[]> {
-    const { signal, onProgress } = opts;
-    if (signal?.aborted) throw abortedError(signal);
-    const prefix = opts.purpose === 'query' ? queryPrefix : documentPrefix;
-    const out: Float32Array[] = texts.map(() => new Float32Array(fixedDims));
-    const todo: number[] = [];
-    for (const [i, t] of texts.entries()) if (t.trim() !== '') todo.push(i);
-    const skipped = texts.length - todo.length;
-    for (let start = 0; start < todo.length; start += batchSize) {
-      if (signal?.aborted) throw abortedError(signal);
-      const slots = todo.slice(start, start + batchSize);
-      const vectors = await request(
-        slots.map((i) => prefix + texts[i]!),
-        signal,
-      );
-      for (const [k, i] of slots.entries()) out[i] = normalize(vectors[k]!);
-      onProgress?.(skipped + Math.min(start + batchSize, todo.length), texts.length);
-    }
-    if (todo.length === 0 && texts.length > 0) onProgress?.(texts.length, texts.length);
-    return out;
+    const plan = { dims: fixedDims, batchSize, queryPrefix, documentPrefix };
+    return embedInBatches(texts, opts, plan, async (batch, signal) =>
+      (await request(batch, signal)).map((v) => normalize(v)),
+    );
   }
 
   return { id: openAIEmbedderId(model, fixedDims, queryPrefix, documentPrefix), dims: fixedDims, embed };

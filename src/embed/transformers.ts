@@ -18,7 +18,7 @@ import { homedir } from 'node:os';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { QuiverError } from '../errors.js';
 import { normalize } from '../math/vector.js';
-import { abortedError } from './_abort.js';
+import { embedInBatches } from './_batches.js';
 import type { EmbedOptions, Embedder } from './embedder.js';
 import { fnv1a32 } from './feature-hash.js';
 
@@ -457,28 +457,10 @@ export async function createTransformersEmbedder(options: TransformersEmbedderOp
   const dims = probe!.length;
 
   async function embed(texts: readonly string[], opts: EmbedOptions = {}): Promise<Float32Array[]> {
-    const { signal, onProgress } = opts;
-    if (signal?.aborted) throw abortedError(signal);
-    const prefix = opts.purpose === 'query' ? queryPrefix : documentPrefix;
-    const out: Float32Array[] = texts.map(() => new Float32Array(dims));
-    const todo: number[] = [];
-    for (const [i, t] of texts.entries()) if (t.trim() !== '') todo.push(i);
-    const skipped = texts.length - todo.length;
-    for (let start = 0; start < todo.length; start += batchSize) {
-      if (signal?.aborted) throw abortedError(signal);
-      const slots = todo.slice(start, start + batchSize);
-      const vectors = await runBatch(
-        extractor,
-        slots.map((i) => prefix + texts[i]!),
-        pooling,
-        doNormalize,
-        model,
-      );
-      for (const [k, i] of slots.entries()) out[i] = vectors[k]!;
-      onProgress?.(skipped + Math.min(start + batchSize, todo.length), texts.length);
-    }
-    if (todo.length === 0 && texts.length > 0) onProgress?.(texts.length, texts.length);
-    return out;
+    const plan = { dims, batchSize, queryPrefix, documentPrefix };
+    return embedInBatches(texts, opts, plan, (batch) =>
+      runBatch(extractor, batch, pooling, doNormalize, model),
+    );
   }
 
   return {
