@@ -34,7 +34,7 @@ export const CONFIGS: Config[] = [
     name: `fused w_vec=${w}`,
     args: ['--legs', 'both', '--vector-weight', String(w)],
   })),
-  { name: 'default search', args: [] },
+  { name: 'default fusion (top-k)', args: [] },
 ];
 
 export interface Scores {
@@ -216,7 +216,7 @@ export async function benchRetrievalQuality(fresh = false): Promise<void> {
     md += `\nPeers on the same documents and queries (in-process, query p50 over all queries):\n\n${mdTable(
       ['system', 'nDCG@10', 'recall@100', 'MRR@10', 'query p50 ms'],
       [
-        ['quiver default search', def[1]!, def[2]!, def[3]!, fused.p50.toFixed(2)],
+        ['quiver default fusion (top-k)', def[1]!, def[2]!, def[3]!, fused.p50.toFixed(2)],
         ['quiver lexical leg', rows[0]![1]!, rows[0]![2]!, rows[0]![3]!, lex.p50.toFixed(2)],
         ...peerRows.map((p) => [
           p.name,

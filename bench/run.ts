@@ -8,6 +8,7 @@ const BENCHES: { name: string; run: () => Promise<unknown> }[] = [
     name: 'retrieval-quality',
     run: async () => (await import('./retrieval-quality.js')).benchRetrievalQuality(),
   },
+  { name: 'lexical-design', run: async () => (await import('./lexical-design.js')).benchLexicalDesign() },
   { name: 'ingest-latency', run: async () => (await import('./ingest-latency.js')).benchIngestLatency() },
   { name: 'embedders', run: async () => (await import('./embedders.js')).benchEmbedders() },
   { name: 'selection', run: async () => (await import('./selection.js')).benchSelection() },
