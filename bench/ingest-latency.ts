@@ -35,10 +35,14 @@ async function ingestRuns(
   return { chunks, docs, rates, secs };
 }
 
-/** A JSONL corpus of `n` chunks' worth of text re-assembled from SciFact sentences (real text, new documents). */
+/**
+ * A folder of JSONL files holding `n` chunks' worth of text re-assembled from SciFact sentences
+ * (real text, new documents), 5,000 documents a file so no file nears the size limit.
+ */
 function syntheticCorpus(target: number, seed: number): string {
-  const file = join(OUT_DIR, `synthetic-${target}.jsonl`);
-  if (existsSync(file)) return file;
+  const dir = join(OUT_DIR, `synthetic-${target}`);
+  if (existsSync(join(dir, 'done'))) return dir;
+  mkdirSync(dir, { recursive: true });
   const src = dataPath('scifact', 'corpus.jsonl');
   const sentences: string[] = [];
   if (src !== null) {
@@ -65,8 +69,11 @@ function syntheticCorpus(target: number, seed: number): string {
     }
     lines.push(JSON.stringify({ _id: `syn-${d}`, title: `Synthetic note ${d}`, text: paras.join('\n\n') }));
   }
-  writeFileSync(file, lines.join('\n') + '\n');
-  return file;
+  for (let i = 0; i < lines.length; i += 5000) {
+    writeFileSync(join(dir, `part-${String(i / 5000).padStart(3, '0')}.jsonl`), lines.slice(i, i + 5000).join('\n') + '\n');
+  }
+  writeFileSync(join(dir, 'done'), '');
+  return dir;
 }
 
 async function latency(
@@ -138,8 +145,9 @@ export async function benchIngestLatency(sizes = [10_000, 100_000]): Promise<voi
     const path = join(OUT_DIR, `latency-${size}.db`);
     if (!existsSync(path)) {
       const v = await Vault.open({ overrides: { vault: path } });
-      await v.add([corpus]);
+      const r = await v.add([corpus]);
       await v.close();
+      if (r.batch.failed > 0) throw new Error(`latency corpus: ${r.batch.failed} files failed: ${r.batch.errors[0]?.message ?? ''}`);
     }
     const v = await Vault.open({ overrides: { vault: path } });
     const chunks = (await v.stats()).chunks;
