@@ -41,7 +41,7 @@ async function ingestRuns(
  */
 function syntheticCorpus(target: number, seed: number): string {
   const dir = join(OUT_DIR, `synthetic-${target}`);
-  if (existsSync(join(dir, 'done'))) return dir;
+  if (existsSync(`${dir}.done`)) return dir;
   mkdirSync(dir, { recursive: true });
   const src = dataPath('scifact', 'corpus.jsonl');
   const sentences: string[] = [];
@@ -72,7 +72,7 @@ function syntheticCorpus(target: number, seed: number): string {
   for (let i = 0; i < lines.length; i += 5000) {
     writeFileSync(join(dir, `part-${String(i / 5000).padStart(3, '0')}.jsonl`), lines.slice(i, i + 5000).join('\n') + '\n');
   }
-  writeFileSync(join(dir, 'done'), '');
+  writeFileSync(`${dir}.done`, '');
   return dir;
 }
 
