@@ -24,8 +24,13 @@ export const HNSW_FORMAT_VERSION = 1;
 export const DEFAULT_HNSW_M = 16;
 /** Candidate list size while inserting. Measured in `bench/ann.ts`. */
 export const DEFAULT_HNSW_EF_CONSTRUCTION = 200;
-/** Candidate list size while searching (hnswlib uses max(efSearch, k)). Measured in `bench/ann.ts`. */
-export const DEFAULT_HNSW_EF_SEARCH = 128;
+/**
+ * Candidate list size while searching (hnswlib uses max(efSearch, k)). On 100k real-text-derived
+ * chunks (`bench/ann.ts`, M=16, efConstruction=200) recall@10 against the exact scan was 0.906 at
+ * 128, 0.960 at 256 (p50 2.0 ms) and 0.980 at 512 (p50 3.8 ms): 256 is the smallest tried that
+ * clears 0.95.
+ */
+export const DEFAULT_HNSW_EF_SEARCH = 256;
 /** Seed of hnswlib's level generator, so builds are reproducible. */
 export const DEFAULT_HNSW_SEED = 100;
 /** Above this share of tombstoned labels, searches slow down and recall drops: rebuild instead. */
