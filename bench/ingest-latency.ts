@@ -70,7 +70,10 @@ function syntheticCorpus(target: number, seed: number): string {
     lines.push(JSON.stringify({ _id: `syn-${d}`, title: `Synthetic note ${d}`, text: paras.join('\n\n') }));
   }
   for (let i = 0; i < lines.length; i += 5000) {
-    writeFileSync(join(dir, `part-${String(i / 5000).padStart(3, '0')}.jsonl`), lines.slice(i, i + 5000).join('\n') + '\n');
+    writeFileSync(
+      join(dir, `part-${String(i / 5000).padStart(3, '0')}.jsonl`),
+      lines.slice(i, i + 5000).join('\n') + '\n',
+    );
   }
   writeFileSync(`${dir}.done`, '');
   return dir;
@@ -147,7 +150,10 @@ export async function benchIngestLatency(sizes = [10_000, 100_000]): Promise<voi
       const v = await Vault.open({ overrides: { vault: path } });
       const r = await v.add([corpus]);
       await v.close();
-      if (r.batch.failed > 0) throw new Error(`latency corpus: ${r.batch.failed} files failed: ${r.batch.errors[0]?.message ?? ''}`);
+      if (r.batch.failed > 0)
+        throw new Error(
+          `latency corpus: ${r.batch.failed} files failed: ${r.batch.errors[0]?.message ?? ''}`,
+        );
     }
     const v = await Vault.open({ overrides: { vault: path } });
     const chunks = (await v.stats()).chunks;
