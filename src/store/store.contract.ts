@@ -297,6 +297,17 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
       expect([...(got.get(chunks[0]!.id) ?? [])]).toEqual([...fakeVector(chunks[0]!.text)]);
     });
 
+    maybe('backup')('writes a backup that opens as a store with the same documents', async () => {
+      if (options.reopen === undefined || store.location === ':memory:') return;
+      const doc = coffee();
+      await write(doc);
+      const dest = `${store.location}.backup-${Date.now()}`;
+      await store.backup(dest);
+      const other = await options.reopen({ ...store, location: dest, close: async () => undefined } as Store);
+      expect((await other.getDocument(doc.id))?.contentHash).toBe(doc.contentHash);
+      await other.close();
+    });
+
     it('finds documents by id, source or title fragment', async () => {
       const doc = coffee();
       await write(doc);

@@ -145,6 +145,8 @@ export interface Store {
   readonly location: string;
 
   close(): Promise<void>;
+  /** A consistent copy of the whole store at `destination` while it stays in use (SQLite online backup). */
+  backup(destination: string): Promise<void>;
 
   getMeta(key: string): Promise<string | null>;
   setMeta(key: string, value: string): Promise<void>;

@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { addCommand } from './add.js';
+import { backupCommand } from './backup.js';
 import { reindexCommand } from './reindex.js';
 import { askCommand } from './ask.js';
 import { batchesCommand, undoCommand } from './batches.js';
@@ -30,6 +31,7 @@ export const COMMANDS: readonly Command[] = [
   batchesCommand,
   undoCommand,
   reindexCommand,
+  backupCommand,
   rateCommand,
   ratingsCommand,
   learnCommand,

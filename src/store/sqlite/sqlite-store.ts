@@ -222,6 +222,16 @@ export class SqliteStore implements Store {
     return st;
   }
 
+  async backup(destination: string): Promise<void> {
+    try {
+      await this.db.backup(resolve(destination));
+    } catch (e) {
+      throw new QuiverError('STORE', `quiver: backup to ${destination} failed: ${(e as Error).message}`, {
+        cause: e,
+      });
+    }
+  }
+
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }

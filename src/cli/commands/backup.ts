@@ -1,0 +1,22 @@
+import { existsSync } from 'node:fs';
+import { QuiverError } from '../../index.js';
+import type { Command } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+
+export const backupCommand: Command = {
+  name: 'backup',
+  summary: 'write a consistent copy of the vault to FILE while it stays in use',
+  usage: 'quiver backup FILE',
+  options: { force: { type: 'boolean', help: 'overwrite FILE if it exists' } },
+  async run(ctx) {
+    const dest = ctx.positionals[0];
+    if (dest === undefined) throw new QuiverError('BAD_INPUT', 'quiver backup: give the file to write');
+    if (existsSync(dest) && ctx.values.force !== true)
+      throw new QuiverError('CONFLICT', `quiver backup: ${dest} exists; use --force to overwrite`);
+    const vault = await ctx.openVault({ allowEmbedderMismatch: true });
+    await vault.store.backup(dest);
+    if (ctx.json) ctx.out(`${JSON.stringify({ backup: dest })}\n`);
+    else ctx.out(`backed up ${vault.store.location} to ${dest}\n`);
+    return EXIT.OK;
+  },
+};
