@@ -22,6 +22,7 @@ const BENCHES: { name: string; run: () => Promise<unknown> }[] = [
 /** Sections in the order they appear in RESULTS.md (some are written by other bench scripts). */
 const ORDER = [
   'retrieval-quality',
+  'lexical-design',
   'ingest-latency',
   'embedders',
   'ann',
