@@ -5,20 +5,17 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Vault, type SelectMethod } from '../src/index.js';
-import { fold } from '../src/text/tokens.js';
+import { answerRecall } from '../src/evaluate/runner.js';
 import { hotpotAsCorpus } from './datasets/hotpotqa.js';
 import { DATA_DIR, mdTable, mean, median, OUT_DIR, percentile, writeSection } from './lib.js';
 
-const norm = (s: string): string =>
-  fold(s)
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-
-/** The gold answer appears in the answer text (normalised); yes/no answers match the word. */
+/**
+ * The gold answer appears in the answer: case- and accent-folded containment on whole words (the
+ * way RGB and the Dartboard paper score it, without matching "no" inside "north"); the same
+ * definition `quiver eval` uses for `answer_recall` (src/evaluate/runner.ts).
+ */
 export function answerContains(answer: string, gold: string): boolean {
-  const a = ` ${norm(answer)} `;
-  const g = norm(gold);
-  return g !== '' && a.includes(` ${g} `);
+  return answerRecall(answer, gold).value === 1;
 }
 
 export async function benchAnswers(fresh = false): Promise<void> {
@@ -77,7 +74,7 @@ export async function benchAnswers(fresh = false): Promise<void> {
   }
   await vault.close();
   const md =
-    `## Answers (HotpotQA, extractive generator)\n\n${data.questions.length} questions; one vault of all their paragraphs (each paragraph a document); \`vault.ask(q, {generator: 'extractive', select: {method}})\` with the default budget (at most 3 sentences, 80 words). Answer recall: the gold answer string (normalised) appears in the answer.\n\n` +
+    `## Answers (HotpotQA, extractive generator)\n\n${data.questions.length} questions; one vault of all their paragraphs (each paragraph a document); \`vault.ask(q, {generator: 'extractive', select: {method}})\` with the default budget (at most 3 sentences, 80 words). Answer recall: the gold answer string appears in the answer (case- and accent-folded containment on whole words, as RGB and the Dartboard paper score it but without counting a gold "no" inside "north"; the same definition as answer_recall in quiver eval).\n\n` +
     mdTable(
       ['selection', 'answer recall', 'cites both gold paragraphs', 'invalid citation rate', 'mean words'],
       rows,

@@ -87,6 +87,8 @@ describe('answerRecall', () => {
   });
 
   it('is Undefined without a reference', () => {
+    expect(answerRecall('The tower stands on the north campus.', 'no').value).toBe(0);
+    expect(answerRecall('No, it does not.', 'no').value).toBe(1);
     expect(answerRecall('anything', undefined)).toEqual({
       num: 0,
       den: 0,

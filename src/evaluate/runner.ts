@@ -120,11 +120,18 @@ export function retrievalRow(
  * else 0; Undefined when the question has no reference.
  */
 export function answerRecall(answer: string, reference: string | undefined): MetricValue {
-  if (reference === undefined || normalizeForMatch(reference) === '') {
-    return { num: 0, den: 0, value: null, undefinedReason: 'no reference answer' };
-  }
-  const hit = normalizeForMatch(answer).includes(normalizeForMatch(reference)) ? 1 : 0;
+  const gold = reference === undefined ? '' : wordsOnly(reference);
+  if (gold === '') return { num: 0, den: 0, value: null, undefinedReason: 'no reference answer' };
+  // Whole words only: a gold "no" must not be found inside "north" or "Random".
+  const hit = ` ${wordsOnly(answer)} `.includes(` ${gold} `) ? 1 : 0;
   return { num: hit, den: 1, value: hit };
+}
+
+/** Folded text reduced to its letters and digits, one space between words. */
+function wordsOnly(text: string): string {
+  return normalizeForMatch(text)
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 /** Fact ids of a text: the `{id, phrasings}` facts with a phrasing in it (for the fact-id judge). */
