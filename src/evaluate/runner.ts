@@ -32,7 +32,7 @@ import type { EvalResult, MetricValue, QuestionResult } from './eval-result.js';
 import { measureGrounding } from './grounding.js';
 import type { GroundingClaim, GroundingSection } from './grounding.js';
 import { createFactIdJudge } from './judges/fact-id.js';
-import { normalizeForMatch } from './judges/judge.js';
+import { matchWords, normalizeForMatch } from './judges/judge.js';
 import type { Judge, RequiredFact } from './judges/judge.js';
 import { createLexicalJudge } from './judges/lexical.js';
 import { createLlmJudge } from './judges/llm.js';
@@ -120,18 +120,11 @@ export function retrievalRow(
  * else 0; Undefined when the question has no reference.
  */
 export function answerRecall(answer: string, reference: string | undefined): MetricValue {
-  const gold = reference === undefined ? '' : wordsOnly(reference);
+  const gold = reference === undefined ? '' : matchWords(reference);
   if (gold === '') return { num: 0, den: 0, value: null, undefinedReason: 'no reference answer' };
   // Whole words only: a gold "no" must not be found inside "north" or "Random".
-  const hit = ` ${wordsOnly(answer)} `.includes(` ${gold} `) ? 1 : 0;
+  const hit = ` ${matchWords(answer)} `.includes(` ${gold} `) ? 1 : 0;
   return { num: hit, den: 1, value: hit };
-}
-
-/** Folded text reduced to its letters and digits, one space between words. */
-function wordsOnly(text: string): string {
-  return normalizeForMatch(text)
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
 }
 
 /** Fact ids of a text: the `{id, phrasings}` facts with a phrasing in it (for the fact-id judge). */

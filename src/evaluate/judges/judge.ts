@@ -67,18 +67,28 @@ export function factKey(fact: RequiredFact): string {
 }
 
 /**
+ * Folded text reduced to its words (letters and digits), one space apart: what fact and answer
+ * matching compare, so `10:00` matches `10:00` and a fact "no" is not found inside "north".
+ */
+export function matchWords(text: string): string {
+  return normalizeForMatch(text)
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/**
  * True when the required fact is present in the answer: one of its phrasings (or the string itself)
- * occurs in the answer text, compared folded with whitespace collapsed; or, for an `{id}` fact, a
+ * occurs in the answer text as whole words, compared folded; or, for an `{id}` fact, a
  * claim carries that id. An empty phrasing never matches. An empty answer contains no fact.
  *
  * @example factPresent('4 credits', 'Admission is 4  Credits.') // true
  */
 export function factPresent(fact: RequiredFact, answer: string | AnswerForFacts): boolean {
-  const text = normalizeForMatch(typeof answer === 'string' ? answer : answer.text);
+  const text = ` ${matchWords(typeof answer === 'string' ? answer : answer.text)} `;
   const phrasings = typeof fact === 'string' ? [fact] : fact.phrasings;
   for (const p of phrasings) {
-    const needle = normalizeForMatch(p);
-    if (needle.length > 0 && text.includes(needle)) return true;
+    const needle = matchWords(p);
+    if (needle.length > 0 && text.includes(` ${needle} `)) return true;
   }
   if (typeof fact !== 'string' && typeof answer !== 'string') {
     return (answer.factIds ?? []).includes(fact.id);
