@@ -1,39 +1,35 @@
 /**
- * A small seedable pseudo-random generator for everything in quality that draws: k-means++ seeding,
- * Thompson draws of the Beta prior, pair sampling in the ranker. Same seed → same stream, on every
- * platform (integer arithmetic only; `Math.imul`).
+ * The distributions quality draws from (uniform, normal, Gamma, Beta) for k-means++ seeding,
+ * Thompson draws of the Beta prior and pair sampling in the ranker, on top of quiver's one
+ * generator (`src/math/prng.ts`, xoshiro128**). Same seed → same stream, on every platform.
  */
 
 import { QuiverError } from '../errors.js';
+import { createPrng, type Prng as CorePrng } from '../math/prng.js';
 
 /** Default seed used when a caller asks for a generator and gives none. */
 export const DEFAULT_SEED = 0;
 
 /**
- * mulberry32: a 32-bit state, period 2^32, passes the usual small-crush style checks for the
- * amounts of randomness quality needs (thousands of draws, not billions).
+ * A seeded stream with the distributions quality needs.
  *
  * @example
  * const rng = new Prng(7);
  * rng.random(); // same value for seed 7, always
  */
 export class Prng {
-  private state: number;
+  private readonly core: CorePrng;
 
   /** `seed` is any finite number; it is reduced to 32 bits (`seed >>> 0`, fractional part dropped). */
   constructor(seed: number = DEFAULT_SEED) {
     if (!Number.isFinite(seed))
       throw new QuiverError('BAD_INPUT', `quiver: seed must be a finite number, got ${seed}`);
-    this.state = Math.trunc(seed) >>> 0;
+    this.core = createPrng(Math.trunc(seed) >>> 0);
   }
 
-  /** Next unsigned 32-bit integer of the stream. */
+  /** Next unsigned 32-bit integer of the stream (quiver's one generator, `src/math/prng.ts`). */
   nextUint32(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
+    return this.core.uint32();
   }
 
   /** Uniform in [0, 1): `uint32 / 2^32`. Never 1. */
