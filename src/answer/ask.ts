@@ -5,15 +5,10 @@ import { estimateTokens, generateWithShrink, type Generator, type TokenUsage } f
 import type { Prompt, PromptBudgets } from './prompt.js';
 
 /** A citation resolved to the section it names. */
-export interface CitedSection {
-  n: number;
-  sectionId: string;
-  docId: string;
-  title: string;
-  breadcrumb: string;
-  source: string;
-  pages: [number, number] | null;
-}
+export type CitedSection = Pick<
+  ContextSection,
+  'n' | 'sectionId' | 'docId' | 'title' | 'breadcrumb' | 'source' | 'pages'
+>;
 
 /** What `ask` returns. */
 export interface AskResult {
