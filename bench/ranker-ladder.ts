@@ -19,6 +19,7 @@
  *   node --import tsx bench/ranker-ladder.ts
  */
 import { rmSync } from 'node:fs';
+import { toContextSection } from '../src/answer/context-section.js';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { pairedBootstrap } from '../src/evaluate/bootstrap.js';
@@ -154,32 +155,12 @@ async function runOne(seed: number, mode: Mode, how: Split): Promise<RunResult> 
       const rel = new Set(q.relevant);
       await vault.quality.logAsk({
         question: q.text,
-        context: hits.map((h, i) => ({
-          n: i + 1,
-          sectionId: h.sectionId,
-          docId: h.docId,
-          title: h.title,
-          breadcrumb: h.breadcrumb,
-          source: h.source,
-          pages: h.pages,
-          text: '',
-          score: h.score,
-        })),
-        cited: hits.flatMap((h, i) =>
-          rel.has(toCorpus.get(h.docId) ?? '')
-            ? [
-                {
-                  n: i + 1,
-                  sectionId: h.sectionId,
-                  docId: h.docId,
-                  title: h.title,
-                  breadcrumb: h.breadcrumb,
-                  source: h.source,
-                  pages: h.pages,
-                },
-              ]
-            : [],
-        ),
+        context: hits.map((h, i) => toContextSection(i + 1, h, '')),
+        cited: hits.flatMap((h, i) => {
+          if (!rel.has(toCorpus.get(h.docId) ?? '')) return [];
+          const { text: _text, score: _score, ...cited } = toContextSection(i + 1, h, '');
+          return [cited];
+        }),
       });
     }
     const { model } = await vault.quality.fitRanker();

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { answerFromContext, type AskResult } from './answer/ask.js';
-import type { ContextSection } from './answer/context-section.js';
+import { toContextSection, type ContextSection } from './answer/context-section.js';
 import type { Generator } from './answer/generator.js';
 import { createExtractiveGenerator } from './answer/generators/extractive.js';
 import { createOpenAIGenerator } from './answer/generators/openai-compatible.js';
@@ -392,17 +392,7 @@ export class Vault {
           .map((c) => c.text.trim())
           .join(' … ');
       }
-      sections.push({
-        n: h.n,
-        sectionId: h.sectionId,
-        docId: h.docId,
-        title: h.title,
-        breadcrumb: h.breadcrumb,
-        source: h.source,
-        pages: h.pages,
-        text,
-        score: h.score,
-      });
+      sections.push(toContextSection(h.n, h, text));
     }
     return { sections, timings: r.timings };
   }

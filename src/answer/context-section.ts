@@ -30,3 +30,24 @@ export interface ContextSection {
   /** Retrieval score, higher is better. */
   score: number;
 }
+
+/** The fields of a retrieved section that a context entry keeps. */
+export type ContextSource = Pick<
+  ContextSection,
+  'sectionId' | 'docId' | 'title' | 'breadcrumb' | 'source' | 'pages' | 'score'
+>;
+
+/** A numbered context entry from a retrieved section (a search hit carries more; only these are kept). */
+export function toContextSection(n: number, s: ContextSource, text: string): ContextSection {
+  return {
+    n,
+    sectionId: s.sectionId,
+    docId: s.docId,
+    title: s.title,
+    breadcrumb: s.breadcrumb,
+    source: s.source,
+    pages: s.pages,
+    text,
+    score: s.score,
+  };
+}

@@ -1,7 +1,19 @@
-import { QuiverError, type AskResult, type GeneratorName } from '../../index.js';
+import { QuiverError, type AskResult, type CitedSection, type GeneratorName } from '../../index.js';
 import { str, type Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { RETRIEVAL_OPTIONS, searchOptionsFrom } from './retrieval-flags.js';
+
+/** A cited or context section as JSON (snake_case). */
+function sectionRefJson(c: CitedSection): Record<string, unknown> {
+  return {
+    n: c.n,
+    section_id: c.sectionId,
+    doc_id: c.docId,
+    breadcrumb: c.breadcrumb,
+    source: c.source,
+    pages: c.pages,
+  };
+}
 
 /** The stable JSON shape of an answer (snake_case; see README). */
 export function askJson(r: AskResult): Record<string, unknown> {
@@ -9,25 +21,9 @@ export function askJson(r: AskResult): Record<string, unknown> {
     question: r.question,
     answer: r.answer,
     claims: r.claims,
-    cited: r.cited.map((c) => ({
-      n: c.n,
-      section_id: c.sectionId,
-      doc_id: c.docId,
-      breadcrumb: c.breadcrumb,
-      source: c.source,
-      pages: c.pages,
-    })),
+    cited: r.cited.map(sectionRefJson),
     invalid_citations: r.invalidCitations,
-    context: r.context.map((c) => ({
-      n: c.n,
-      section_id: c.sectionId,
-      doc_id: c.docId,
-      breadcrumb: c.breadcrumb,
-      source: c.source,
-      pages: c.pages,
-      score: c.score,
-      text: c.text,
-    })),
+    context: r.context.map((c) => ({ ...sectionRefJson(c), score: c.score, text: c.text })),
     generator: r.generator,
     usage: { prompt_tokens: r.usage.promptTokens, completion_tokens: r.usage.completionTokens },
     timings_ms: r.timings,
