@@ -37,6 +37,43 @@ describe('noiseScores', () => {
     expect(Object.values(REFERENCE_NOISE_WEIGHTS).reduce((a, b) => a + Math.abs(b), 0)).toBeCloseTo(4, 12);
     for (const n of [...NOISE_FEATURES, ...INTRINSIC_FEATURES]) expect(NOISE_WEIGHTS[n]).toBeTypeOf('number');
   });
+  it('the reference weights are the spec table (hub 1, dup_out 0.8, spread_chunk 0.8, …)', () => {
+    expect(REFERENCE_NOISE_WEIGHTS).toEqual({
+      hub: 1.0,
+      dup_out: 0.8,
+      off_centre: 0.5,
+      spread_chunk: 0.8,
+      spread_doc: 0.0,
+      low_idf: 0.3,
+      redundancy: 0.1,
+      short: 0.0,
+      promiscuity: 0.5,
+    });
+  });
+  it('the default drops the geometry features, re-orients low_idf, halves hub; Σ|w| = 9.7', () => {
+    expect(NOISE_WEIGHTS['off_centre']).toBe(0);
+    expect(NOISE_WEIGHTS['spread_chunk']).toBe(0);
+    expect(NOISE_WEIGHTS['low_idf']).toBe(-0.3);
+    expect(NOISE_WEIGHTS['hub']).toBe(0.5);
+    expect(NOISE_WEIGHTS['dup_out']).toBe(REFERENCE_NOISE_WEIGHTS['dup_out']);
+    expect(Object.values(NOISE_WEIGHTS).reduce((a, b) => a + Math.abs(b), 0)).toBeCloseTo(9.7, 12);
+  });
+  it('a negative weight re-orients its column: the largest raw value scores lowest', () => {
+    const s = noiseScores(X, ['a', 'b'], { a: -0.3 }, ['w', 'x', 'y', 'z']);
+    expect(s.map((r) => r.docId)).toEqual(['z', 'w', 'y', 'x']);
+    expect(s[0]!.score).toBeCloseTo(1.73, 12); // −(−1.73)·0.3 / 0.3
+    expect(s[3]!.score).toBeCloseTo(-1.73, 12);
+  });
+  it('the default blend ignores off_centre and spread_chunk: changing them leaves scores unchanged', () => {
+    const names = [...NOISE_FEATURES, ...INTRINSIC_FEATURES];
+    const rows = [0, 1, 2, 3, 4].map((i) => names.map((_, j) => ((i + 1) * (j + 3)) % 7));
+    const moved = rows.map((r, i) =>
+      r.map((v, j) => (names[j] === 'off_centre' || names[j] === 'spread_chunk' ? 10 - i : v)),
+    );
+    const a = noiseScores(rows, names).map((r) => [r.index, r.score]);
+    const b = noiseScores(moved, names).map((r) => [r.index, r.score]);
+    expect(b).toEqual(a);
+  });
   it('empty input gives no scores', () => {
     expect(noiseScores([], ['a'])).toEqual([]);
   });
