@@ -2,6 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { QuiverError } from './errors.js';
+import { DEFAULT_PRF_DOCS, DEFAULT_PRF_TERMS, DEFAULT_PRF_WEIGHT } from './retrieve/prf.js';
+import { DEFAULT_ANN_THRESHOLD } from './store/sqlite/ann-vector-index.js';
+import {
+  DEFAULT_HNSW_EF_CONSTRUCTION,
+  DEFAULT_HNSW_EF_SEARCH,
+  DEFAULT_HNSW_M,
+} from './store/sqlite/hnsw-index.js';
 
 /**
  * One configuration object. Precedence: defaults < `quiver.config.json` (or `--config FILE`, or
@@ -102,6 +109,24 @@ export const CONFIG_KEYS = {
     default: 1,
     env: 'QUIVER_HEADING_WEIGHT',
     help: 'BM25 weight of the section heading column',
+  },
+  'search.feedbackWeight': {
+    schema: num.min(0),
+    default: DEFAULT_PRF_WEIGHT,
+    env: 'QUIVER_FEEDBACK_WEIGHT',
+    help: 'weight of the pseudo-relevance feedback pass in the lexical leg (0 = off)',
+  },
+  'search.feedbackDocs': {
+    schema: int.min(1),
+    default: DEFAULT_PRF_DOCS,
+    env: 'QUIVER_FEEDBACK_DOCS',
+    help: 'best sections of the first pass that lend feedback terms',
+  },
+  'search.feedbackTerms': {
+    schema: int.min(1),
+    default: DEFAULT_PRF_TERMS,
+    env: 'QUIVER_FEEDBACK_TERMS',
+    help: 'expansion terms of the feedback pass',
   },
   'select.method': {
     schema: z.enum(['topk', 'mmr', 'dartboard']),
@@ -204,9 +229,27 @@ export const CONFIG_KEYS = {
   },
   'ann.threshold': {
     schema: int.min(0),
-    default: 200_000,
+    default: DEFAULT_ANN_THRESHOLD,
     env: 'QUIVER_ANN_THRESHOLD',
-    help: 'chunks above which the vector leg uses HNSW',
+    help: 'live chunks above which the vector leg uses an HNSW index (exact scan at or below)',
+  },
+  'ann.m': {
+    schema: int.min(2).max(100),
+    default: DEFAULT_HNSW_M,
+    env: 'QUIVER_ANN_M',
+    help: 'HNSW graph degree (a change rebuilds the index)',
+  },
+  'ann.efConstruction': {
+    schema: int.min(1),
+    default: DEFAULT_HNSW_EF_CONSTRUCTION,
+    env: 'QUIVER_ANN_EF_CONSTRUCTION',
+    help: 'HNSW build-time candidates (a change rebuilds the index)',
+  },
+  'ann.efSearch': {
+    schema: int.min(1),
+    default: DEFAULT_HNSW_EF_SEARCH,
+    env: 'QUIVER_ANN_EF_SEARCH',
+    help: 'HNSW search-time candidates (recall vs latency)',
   },
   progress: { schema: bool, default: true, env: 'QUIVER_PROGRESS', help: 'progress bars on a TTY' },
 } as const;

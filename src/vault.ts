@@ -32,6 +32,8 @@ export interface SearchOptions {
   legs?: Legs;
   lexicalWeight?: number;
   vectorWeight?: number;
+  /** Weight of the lexical leg's pseudo-relevance feedback pass (0 = off). */
+  feedbackWeight?: number;
   filter?: SearchFilter;
   select?: Partial<SelectionOptions>;
   signal?: AbortSignal;
@@ -168,7 +170,16 @@ export class Vault {
       ...(options.overrides === undefined ? {} : { overrides: options.overrides }),
     });
     const c = loaded.config;
-    const store = options.store ?? SqliteStore.open(c.vault);
+    const store =
+      options.store ??
+      SqliteStore.open(c.vault, {
+        ann: {
+          threshold: c['ann.threshold'],
+          m: c['ann.m'],
+          efConstruction: c['ann.efConstruction'],
+          efSearch: c['ann.efSearch'],
+        },
+      });
     try {
       const embedder = options.embedder ?? (await embedderFor(c, store));
       const recorded = await store.getMeta(EMBEDDER_META_KEY);
@@ -282,6 +293,11 @@ export class Vault {
         vectorWeight: options.vectorWeight ?? c['search.vectorWeight'],
         rrfK: c['search.rrfK'],
         fieldWeights: { body: 1, title: c['search.titleWeight'], heading: c['search.headingWeight'] },
+        feedback: {
+          weight: options.feedbackWeight ?? c['search.feedbackWeight'],
+          docs: c['search.feedbackDocs'],
+          terms: c['search.feedbackTerms'],
+        },
         ...(options.filter === undefined ? {} : { filter: options.filter }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       },

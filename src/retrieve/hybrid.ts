@@ -2,7 +2,7 @@ import type { Embedder } from '../embed/embedder.js';
 import type { FieldWeights, Store } from '../store/store.js';
 import type { QueryMode, SearchFilter } from '../types.js';
 import { DEFAULT_LEG_FETCH, rrf } from './fuse.js';
-import { queryTerms } from './query-terms.js';
+import { type FeedbackOptions, lexicalLeg } from './lexical-leg.js';
 
 /** Which legs run. */
 export type Legs = 'lexical' | 'vector' | 'both';
@@ -17,6 +17,8 @@ export interface HybridOptions {
   rrfK: number;
   fieldWeights: FieldWeights;
   filter?: SearchFilter;
+  /** Pseudo-relevance feedback in the lexical leg (off when absent). */
+  feedback?: FeedbackOptions;
   /** Embed the query even when the vector leg does not run (selection needs the vector). */
   needVector?: boolean;
   signal?: AbortSignal;
@@ -55,12 +57,12 @@ export async function hybridRetrieve(
   const useLexical = o.legs !== 'vector';
   const useVector = o.legs !== 'lexical';
   const lexical = useLexical
-    ? await store.lexicalSearch({
-        terms: queryTerms(text, o.mode),
+    ? await lexicalLeg(store, text, {
+        fetch: o.fetch,
         mode: o.mode,
-        limit: o.fetch,
-        weights: o.fieldWeights,
+        fieldWeights: o.fieldWeights,
         ...(o.filter === undefined ? {} : { filter: o.filter }),
+        ...(o.feedback === undefined ? {} : { feedback: o.feedback }),
       })
     : [];
   const t1 = performance.now();

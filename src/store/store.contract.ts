@@ -185,6 +185,58 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
       expect(new Set(byId.map((h) => h.docId))).toEqual(new Set([txt.id]));
     });
 
+    it('termStats counts live sections and the sections holding each stem, following updates', async () => {
+      const a = makeDoc('stats/a.md', [
+        { title: 'Kilns', text: 'Firing kilns heat clay.' },
+        { title: 'Glazes', text: 'Glazes melt in kilns.' },
+      ]);
+      await write(a);
+      await write(makeDoc('stats/b.md', [{ title: 'Wheels', text: 'Throwing on the wheel.' }]));
+      const s = await store.termStats(['kiln', 'glaze', 'wheel', 'zzzunknown', 'kiln']);
+      expect(s.docs).toBe(3);
+      expect(s.df.get('kiln')).toBe(2);
+      expect(s.df.get('glaze')).toBe(1);
+      expect(s.df.get('wheel')).toBe(1);
+      expect(s.df.has('zzzunknown')).toBe(false);
+      // An update replaces the old version's sections: they no longer count.
+      await write(makeDoc('stats/a.md', [{ title: 'Kilns', text: 'Electric kilns only.' }]));
+      const t = await store.termStats(['kiln', 'glaze']);
+      expect(t.docs).toBe(2);
+      expect(t.df.get('kiln')).toBe(1);
+      expect(t.df.has('glaze')).toBe(false);
+    });
+
+    it('a filtered lexical ranking is the unfiltered ranking restricted to the filter, at any selectivity', async () => {
+      // 90 documents whose BM25 order is known (more repetitions of "kiln" rank higher); the
+      // filters keep most of them (the over-fetched top rows suffice) or only the weakest few
+      // (fewer than the limit survive the over-fetch, so the exact path must run).
+      for (let i = 0; i < 90; i++) {
+        const rare = i < 3;
+        await write(
+          makeDoc(`${rare ? 'rare' : 'common'}/kiln-${String(i).padStart(2, '0')}.md`, [
+            {
+              title: `Note ${i}`,
+              text: `${'kiln '.repeat(rare ? 1 : 2 + (i % 6))} pottery glaze number ${i}.`,
+            },
+          ]),
+        );
+      }
+      const all = await store.lexicalSearch({ terms: ['kiln'], mode: 'any', limit: 100, weights: W });
+      expect(all).toHaveLength(90);
+      const sourceOf = new Map((await store.listDocuments()).map((d) => [d.id, d.source] as const));
+      for (const prefix of ['common/', 'rare/']) {
+        const expected = all.filter((h) => sourceOf.get(h.docId)!.startsWith(prefix)).slice(0, 5);
+        const got = await store.lexicalSearch({
+          terms: ['kiln'],
+          mode: 'any',
+          limit: 5,
+          weights: W,
+          filter: { sourcePrefix: prefix },
+        });
+        expect(got).toEqual(expected);
+      }
+    });
+
     it('vector search orders by cosine, keeps fingerprints apart and never returns zero vectors', async () => {
       const doc = makeDoc('a.md', [
         { title: 'A', text: 'aaaa aaaa' },

@@ -11,6 +11,13 @@ import type {
 } from '../types.js';
 
 /** Field weights for the lexical leg's BM25 (chunk text, document title, section breadcrumb). */
+/** Corpus statistics for lexical terms: live sections and each stem's document frequency. */
+export interface TermStats {
+  docs: number;
+  /** Stem → number of live sections containing it (absent: unknown to the index). */
+  df: ReadonlyMap<string, number>;
+}
+
 export interface FieldWeights {
   body: number;
   title: number;
@@ -178,6 +185,11 @@ export interface Store {
 
   /** Sections ranked by BM25, best first. */
   lexicalSearch(query: LexicalQuery): Promise<LexicalHit[]>;
+  /**
+   * Live sections and, for each stem (a word as `stem` in text/tokens.ts reduces it), how many of
+   * them contain it (unknown stems are absent). Feeds pseudo-relevance feedback (retrieve/prf.ts).
+   */
+  termStats(stems: readonly string[]): Promise<TermStats>;
   /** Chunks ranked by cosine to the query vector, best first. */
   vectorSearch(query: VectorQuery): Promise<ChunkHit[]>;
   /** Stored vectors of the given chunks under one fingerprint. */

@@ -1,4 +1,4 @@
-import { CONFIG_KEYS, type ConfigKey } from '../../index.js';
+import { CONFIG_KEYS, type ConfigKey, SqliteStore } from '../../index.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { table } from '../table.js';
@@ -28,8 +28,10 @@ export const doctorCommand: Command = {
     const recorded = await vault.store.getMeta('embedder');
     const keys = Object.keys(CONFIG_KEYS) as ConfigKey[];
     const secrets = [vault.config['embedder.apiKeyEnv'], vault.config['generator.apiKeyEnv']];
+    const ann = vault.store instanceof SqliteStore ? vault.store.inspectVectorIndex(vault.embedder.id) : null;
     const report = {
       store: { kind: vault.store.kind, location: vault.store.location, ...s },
+      ann,
       embedder: {
         configured: vault.embedder.id,
         dims: vault.embedder.dims,
@@ -58,6 +60,14 @@ export const doctorCommand: Command = {
             .join(', ') || 'none'
         }\n`,
       );
+      if (ann !== null)
+        ctx.out(
+          `ann       ${
+            ann.mode === 'exact'
+              ? `exact scan (${ann.chunks} chunks ≤ threshold ${ann.threshold})`
+              : `hnsw (${ann.chunks} chunks > threshold ${ann.threshold}), index ${ann.index}${ann.file === null ? '' : `: ${ann.file}`}`
+          }\n`,
+        );
       ctx.out(
         `embedder  ${vault.embedder.id} (${vault.embedder.dims} dims)${report.embedder.ok ? '' : `  MISMATCH: vault has ${recorded}; run quiver reindex`}\n`,
       );

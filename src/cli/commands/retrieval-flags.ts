@@ -8,6 +8,11 @@ export const RETRIEVAL_OPTIONS: Record<string, OptionSpec> = {
   mode: { type: 'string', help: 'lexical query mode: any | all | phrase', config: 'search.mode' },
   legs: { type: 'string', help: 'retrieval legs: lexical | vector | both (default both)' },
   'vector-weight': { type: 'string', help: 'RRF weight of the vector leg', config: 'search.vectorWeight' },
+  'feedback-weight': {
+    type: 'string',
+    help: 'weight of the lexical pseudo-relevance feedback pass (0 = off)',
+    config: 'search.feedbackWeight',
+  },
   'lexical-weight': { type: 'string', help: 'RRF weight of the lexical leg', config: 'search.lexicalWeight' },
   select: { type: 'string', help: 'selection: topk | mmr | dartboard', config: 'select.method' },
   oversample: { type: 'string', help: 'candidate pool = k × oversample', config: 'select.oversample' },

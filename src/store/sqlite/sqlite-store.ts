@@ -23,18 +23,26 @@ import type {
   RollbackResult,
   Store,
   StoreStats,
+  TermStats,
   TranscriptRecord,
   VectorQuery,
   WriteDocumentInput,
   WriteStatus,
 } from '../store.js';
+import { type AnnInspection, type AnnOptions, type AnnStatus, AnnVectorLeg } from './ann-vector-index.js';
 import { compileFtsQuery } from './fts-query.js';
 import { migrate, SCHEMA_VERSION } from './schema.js';
 import { blobToVector, VectorMatrix, vectorToBlob } from './vector-cache.js';
+import { bumpVectorRevision, nextChunkIdFloor, raiseChunkHighWater } from './vector-revision.js';
 
 export interface SqliteStoreOptions {
   /** Open read-only (no migrations; fails if the file is missing). */
   readonly?: boolean;
+  /**
+   * The vector leg's HNSW index (`ann-vector-index.ts`): used above `threshold` live chunks,
+   * persisted beside the file (in memory only for `:memory:` and read-only stores).
+   */
+  ann?: AnnOptions;
 }
 
 type Row = Record<string, unknown>;
@@ -164,7 +172,8 @@ export function headingOf(breadcrumb: string): string {
 /**
  * The default Store: one SQLite file (WAL), FTS5 over chunk text with title and heading as their own
  * columns, vectors as float32 BLOBs keyed by embedder fingerprint, exact-scan vector search over an
- * in-memory matrix that is rebuilt when the file changes.
+ * in-memory matrix that is rebuilt when the file changes, and an HNSW index above `ann.threshold`
+ * live chunks (`ann-vector-index.ts`).
  */
 export class SqliteStore implements Store {
   readonly kind = 'sqlite';
@@ -173,10 +182,20 @@ export class SqliteStore implements Store {
   private readonly matrices = new Map<string, { version: number; matrix: VectorMatrix }>();
   private readonly statements = new Map<string, Database.Statement>();
   private localVersion = 0;
+  private vocabReady = false;
+  private liveSections: { version: number; count: number } | null = null;
+  private readonly ann: AnnVectorLeg;
+  /** The id the next inserted chunk must get (ids are never reused; see vector-revision.ts). */
+  private chunkIdFloor: number | null = null;
 
-  private constructor(db: Database.Database, location: string) {
+  private constructor(db: Database.Database, location: string, options: SqliteStoreOptions = {}) {
     this.db = db;
     this.location = location;
+    this.ann = new AnnVectorLeg(db, {
+      ...options.ann,
+      dbPath: location === ':memory:' ? null : location,
+      save: options.readonly !== true,
+    });
   }
 
   /** Open (and create or migrate) the vault file at `path`; `:memory:` works for tests. */
@@ -212,7 +231,7 @@ export class SqliteStore implements Store {
         cause: e,
       });
     }
-    return new SqliteStore(db, location);
+    return new SqliteStore(db, location, options);
   }
 
   /** A prepared statement, cached by its SQL (statements used with `.raw()` keep that mode). */
@@ -233,6 +252,8 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    if (!this.db.open) return;
+    await this.ann.flush();
     if (this.db.open) this.db.close();
   }
 
@@ -335,6 +356,13 @@ export class SqliteStore implements Store {
     }
     const tx = this.db.transaction(() => {
       const written = this.stmt('SELECT rid FROM documents WHERE batch_id = ?').all(id) as Row[];
+      const top = this.stmt(
+        'SELECT MAX(c.id) FROM chunks c JOIN documents d ON d.rid = c.doc_rid WHERE d.batch_id = ?',
+      )
+        .raw()
+        .get(id) as [number | null];
+      if (top[0] !== null) raiseChunkHighWater(this.db, top[0]);
+      bumpVectorRevision(this.db);
       for (const d of written) {
         this.unindex(d.rid as number);
         this.stmt('DELETE FROM documents WHERE rid = ?').run(d.rid);
@@ -399,7 +427,14 @@ export class SqliteStore implements Store {
         );
       }
     }
-    const statuses = this.db.transaction(() => inputs.map((i) => this.writeOne(i))).immediate();
+    const statuses = this.db
+      .transaction(() => {
+        this.chunkIdFloor = nextChunkIdFloor(this.db);
+        const out = inputs.map((i) => this.writeOne(i));
+        if (out.some((st) => st !== 'unchanged')) bumpVectorRevision(this.db);
+        return out;
+      })
+      .immediate();
     if (statuses.some((st) => st !== 'unchanged')) this.touched();
     return statuses;
   }
@@ -448,11 +483,13 @@ export class SqliteStore implements Store {
       insFts.run(srid, s.text, doc.title, headingOf(s.breadcrumb));
     }
     const insChunk = this.stmt(
-      `INSERT INTO chunks(doc_rid, doc_id, section_id, ord, text, page) VALUES (?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO chunks(id, doc_rid, doc_id, section_id, ord, text, page) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     const insVec = this.stmt('INSERT INTO vectors(fingerprint, chunk_id, vector) VALUES (?, ?, ?)');
     doc.chunks.forEach((c, i) => {
-      const id = insChunk.run(rid, doc.id, `${doc.id}#${c.sectionSeq}`, c.ord, c.text, c.page)
+      const given = this.chunkIdFloor;
+      this.chunkIdFloor = null;
+      const id = insChunk.run(given, rid, doc.id, `${doc.id}#${c.sectionSeq}`, c.ord, c.text, c.page)
         .lastInsertRowid as number;
       insVec.run(fingerprint, id, vectorToBlob(vectors[i]!));
     });
@@ -536,26 +573,70 @@ export class SqliteStore implements Store {
     return out.sort((a, b) => order.get(a.sectionId)! - order.get(b.sectionId)! || a.ord - b.ord);
   }
 
+  /**
+   * BM25 over `sections_fts`, best first (ties by rowid). The top `limit` rows are ranked inside FTS5
+   * before the join to `sections`, so only those rows are looked up: joining first made every match
+   * (most of a large vault for a common word) pay a row lookup, ~5× slower at 100k chunks. With a
+   * filter, the top `limit × 4 + 32` matches are ranked and filtered; only when fewer than `limit`
+   * survive does the exact join-then-rank query run.
+   */
   async lexicalSearch(query: LexicalQuery): Promise<LexicalHit[]> {
     const match = compileFtsQuery(query.terms, query.mode);
     if (match === null || query.limit <= 0) return [];
     const f = docFilterSql(query.filter, this.hasNoisyMarks());
     const w = query.weights;
-    const where = f.sql
-      ? `AND s.doc_id IN (SELECT d.id FROM documents d WHERE d.superseded_by IS NULL AND ${f.sql})`
-      : '';
+    const toHits = (rows: Row[]): LexicalHit[] =>
+      rows.map((r) => ({
+        sectionId: r.id as string,
+        docId: r.doc_id as string,
+        score: -(r.score as number),
+      }));
+    const ranked = (fetch: number, where: string, params: unknown[]): Row[] => {
+      const sql = `SELECT s.id, s.doc_id, f.score FROM (
+          SELECT rowid AS rid, bm25(sections_fts, ?, ?, ?) AS score FROM sections_fts
+          WHERE sections_fts MATCH ? ORDER BY score, rowid LIMIT ?) f
+        JOIN sections s ON s.rid = f.rid ${where} ORDER BY f.score, f.rid`;
+      // Filters vary in their number of parameters: prepare those afresh rather than cache each.
+      const st = where === '' ? this.stmt(sql) : this.db.prepare(sql);
+      return st.all(w.body, w.title, w.heading, match, fetch, ...params) as Row[];
+    };
+    if (!f.sql) return toHits(ranked(query.limit, '', []));
+    const docs = `JOIN documents d ON d.id = s.doc_id WHERE d.superseded_by IS NULL AND ${f.sql}`;
+    const fast = ranked(query.limit * 4 + 32, docs, f.params);
+    if (fast.length >= query.limit) return toHits(fast.slice(0, query.limit));
     const sql = `SELECT s.id, s.doc_id, bm25(sections_fts, ?, ?, ?) AS score
       FROM sections_fts JOIN sections s ON s.rid = sections_fts.rowid
-      WHERE sections_fts MATCH ? ${where}
+      WHERE sections_fts MATCH ? AND s.doc_id IN (SELECT d.id FROM documents d WHERE d.superseded_by IS NULL AND ${f.sql})
       ORDER BY score, s.rid LIMIT ?`;
-    const rows = this.db
-      .prepare(sql)
-      .all(w.body, w.title, w.heading, match, ...f.params, query.limit) as Row[];
-    return rows.map((r) => ({
-      sectionId: r.id as string,
-      docId: r.doc_id as string,
-      score: -(r.score as number),
-    }));
+    return toHits(
+      this.db.prepare(sql).all(w.body, w.title, w.heading, match, ...f.params, query.limit) as Row[],
+    );
+  }
+
+  /**
+   * Document frequencies from FTS5's own vocabulary (an `fts5vocab` table in the connection's temp
+   * schema, so read-only vaults work and no migration is needed); the section count is cached per
+   * data version.
+   */
+  async termStats(stems: readonly string[]): Promise<TermStats> {
+    if (!this.vocabReady) {
+      this.db.exec(
+        `CREATE VIRTUAL TABLE IF NOT EXISTS temp.sections_vocab USING fts5vocab(main, sections_fts, 'row')`,
+      );
+      this.vocabReady = true;
+    }
+    const v = this.version();
+    if (this.liveSections?.version !== v) {
+      const n = (this.stmt('SELECT count(*) AS n FROM sections WHERE live = 1').get() as Row).n as number;
+      this.liveSections = { version: v, count: n };
+    }
+    const lookup = this.stmt('SELECT doc FROM temp.sections_vocab WHERE term = ?');
+    const df = new Map<string, number>();
+    for (const s of new Set(stems)) {
+      const r = lookup.get(s) as Row | undefined;
+      if (r !== undefined) df.set(s, r.doc as number);
+    }
+    return { docs: this.liveSections.count, df };
   }
 
   private matrix(fingerprint: string): VectorMatrix {
@@ -583,13 +664,16 @@ export class SqliteStore implements Store {
     return matrix;
   }
 
+  /**
+   * Exact cosine scan over the in-memory matrix at or below `ann.threshold` live chunks (the
+   * reference), HNSW above it (`ann-vector-index.ts`). Filters restrict hits inside either search.
+   */
   async vectorSearch(query: VectorQuery): Promise<ChunkHit[]> {
     if (query.limit <= 0) return [];
-    const m = this.matrix(query.fingerprint);
     const f = docFilterSql(query.filter, this.hasNoisyMarks());
-    let allow: ((row: number) => boolean) | undefined;
+    let ok: Set<string> | undefined;
     if (f.sql) {
-      const ok = new Set(
+      ok = new Set(
         (
           this.db
             .prepare(`SELECT d.id FROM documents d WHERE d.superseded_by IS NULL AND ${f.sql}`)
@@ -597,8 +681,12 @@ export class SqliteStore implements Store {
             .all(...f.params) as [string][]
         ).map((r) => r[0]),
       );
-      allow = (row) => ok.has(m.docIds[row]!);
     }
+    const approx = await this.ann.search(query.fingerprint, query.vector, query.limit, ok);
+    if (approx !== null) return approx;
+    const m = this.matrix(query.fingerprint);
+    const allowed = ok;
+    const allow = allowed === undefined ? undefined : (row: number) => allowed.has(m.docIds[row]!);
     return m.scan(query.vector, query.limit, allow).map(({ index, score }) => ({
       chunkId: m.chunkIds[index]!,
       docId: m.docIds[index]!,
@@ -626,20 +714,47 @@ export class SqliteStore implements Store {
     ).map(toChunk);
   }
 
+  /**
+   * The vector leg's state for a fingerprint, bringing its HNSW index up to date first (loading,
+   * reconciling or building it) when the vault is above the threshold. Searches do this lazily;
+   * call it to pay a build ahead of time.
+   */
+  async prepareVectorIndex(fingerprint: string): Promise<AnnStatus> {
+    return this.ann.prepare(fingerprint);
+  }
+
+  /** The vector leg's mode and saved index state for a fingerprint, without loading or building. */
+  inspectVectorIndex(fingerprint: string): AnnInspection {
+    return this.ann.inspect(fingerprint);
+  }
+
   async putVectors(fingerprint: string, rows: { chunkId: number; vector: Float32Array }[]): Promise<void> {
     const ins = this.stmt(
       'INSERT INTO vectors(fingerprint, chunk_id, vector) VALUES (?, ?, ?) ON CONFLICT(fingerprint, chunk_id) DO UPDATE SET vector = excluded.vector',
     );
+    const has = this.stmt('SELECT 1 FROM vectors WHERE fingerprint = ? AND chunk_id = ?');
     this.db
       .transaction(() => {
-        for (const r of rows) ins.run(fingerprint, r.chunkId, vectorToBlob(r.vector));
+        let overwrote = false;
+        for (const r of rows) {
+          if (!overwrote && has.get(fingerprint, r.chunkId) !== undefined) overwrote = true;
+          ins.run(fingerprint, r.chunkId, vectorToBlob(r.vector));
+        }
+        if (rows.length > 0) bumpVectorRevision(this.db, overwrote ? fingerprint : undefined);
       })
       .immediate();
     this.touched();
   }
 
   async deleteVectors(fingerprint: string): Promise<number> {
-    const n = this.stmt('DELETE FROM vectors WHERE fingerprint = ?').run(fingerprint).changes;
+    const n = this.db
+      .transaction(() => {
+        const changes = this.stmt('DELETE FROM vectors WHERE fingerprint = ?').run(fingerprint).changes;
+        bumpVectorRevision(this.db, fingerprint);
+        return changes;
+      })
+      .immediate();
+    this.ann.forget(fingerprint);
     this.touched();
     return n;
   }

@@ -1,0 +1,482 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import type Database from 'better-sqlite3';
+import type { ChunkHit } from '../../types.js';
+import {
+  DEFAULT_HNSW_EF_CONSTRUCTION,
+  DEFAULT_HNSW_EF_SEARCH,
+  DEFAULT_HNSW_M,
+  DEFAULT_HNSW_MAX_DELETED_FRACTION,
+  type HnswLoadFailure,
+  HnswIndex,
+  hnswIndexPath,
+  hnswSidecarPath,
+} from './hnsw-index.js';
+import { blobToVector, VectorMatrix } from './vector-cache.js';
+import {
+  isReconcilable,
+  readVectorBreak,
+  readVectorRevision,
+  readVectorRevisionLog,
+} from './vector-revision.js';
+
+/**
+ * Live chunks (with a vector under the searched fingerprint) above which the vector leg answers from
+ * HNSW. The exact scan is linear in chunks: ~75 ms p50 at 100k chunks of 512 dims (bench/RESULTS.md,
+ * "ANN"), over the 40 ms budget of a whole fused search, so about half that at 50k; HNSW at
+ * efSearch 256 costs 2–3 ms with recall@10 0.96. 50,000 keeps smaller vaults exact (and free of a
+ * one-off build that takes minutes on two cores) while every vault big enough to miss the budget
+ * uses HNSW.
+ */
+export const DEFAULT_ANN_THRESHOLD = 50_000;
+/**
+ * A filtered search whose allowed chunks are at most this share of the index (or at most the
+ * limit) scans them exactly
+ * (vectors fetched by primary key) instead of walking the graph with a filter, which must visit
+ * about 1/share as many nodes to find k allowed ones.
+ */
+export const DEFAULT_ANN_EXACT_FILTER_SHARE = 0.02;
+/** Vectors inserted between event-loop yields while reconciling. */
+const RECONCILE_BATCH = 512;
+
+export interface AnnOptions {
+  /** Live chunks above which HNSW is used. Defaults to {@link DEFAULT_ANN_THRESHOLD}. */
+  threshold?: number;
+  /** HNSW graph degree. Defaults to {@link DEFAULT_HNSW_M}. */
+  m?: number;
+  /** HNSW insert-time candidates. Defaults to {@link DEFAULT_HNSW_EF_CONSTRUCTION}. */
+  efConstruction?: number;
+  /** HNSW search-time candidates. Defaults to {@link DEFAULT_HNSW_EF_SEARCH}. */
+  efSearch?: number;
+  /** Called with (inserted, total) while a full build runs. */
+  onBuildProgress?: (done: number, total: number) => void;
+}
+
+export interface AnnLegOptions extends AnnOptions {
+  /** The database file (null for `:memory:`): the index lives at `hnswIndexPath(dbPath, fp)`. */
+  dbPath: string | null;
+  /** Write the index file (false for read-only stores). */
+  save: boolean;
+}
+
+/** What the vector leg does for one fingerprint, for `quiver doctor` and tests. */
+export interface AnnStatus {
+  fingerprint: string;
+  /** 'exact': at or below the threshold (or no vectors); 'hnsw': answered from the index. */
+  mode: 'exact' | 'hnsw';
+  chunks: number;
+  threshold: number;
+  /** The index file, or null when not persisted. */
+  file: string | null;
+  /** How the index was last obtained in this process. */
+  source: 'loaded' | 'reconciled' | 'built' | null;
+  /** Why the file could not be used as is when it was last read (null: it could, or never read). */
+  loadFailure: HnswLoadFailure | null;
+  /** Tombstoned labels in the index. */
+  deleted: number;
+  /** Last error writing the index file (search goes on without it). */
+  saveError: string | null;
+}
+
+/** {@link AnnVectorLeg.inspect}'s answer. */
+export interface AnnInspection {
+  fingerprint: string;
+  mode: 'exact' | 'hnsw';
+  chunks: number;
+  threshold: number;
+  file: string | null;
+  index: 'none' | 'current' | 'stale' | 'rebuild' | 'missing' | 'unreadable';
+}
+
+interface Entry {
+  index: HnswIndex;
+  docOf: Map<number, string>;
+  sectionOf: Map<number, string>;
+  docChunks: Map<string, number>;
+  /** Live ids whose vector is zero (never indexed): not refetched on every reconcile. */
+  zeros: Set<number>;
+  dirty: boolean;
+}
+
+interface LiveRows {
+  ids: number[];
+  docIds: string[];
+  sectionIds: string[];
+}
+
+const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+/**
+ * The vector leg above the threshold: one HNSW index per embedder fingerprint, persisted beside the
+ * database and kept in step with it by revision (`vector-revision.ts`). On a search, when the
+ * store's revision differs from the index's stamp, the index is loaded (if not in memory) and
+ * reconciled by chunk-id set difference, or rebuilt from SQLite when the file is missing, corrupt,
+ * of another version, not an ancestor of the current revision, or too full of tombstones. A full
+ * build is saved at once; a reconciled index is saved at {@link AnnVectorLeg.flush} (store close),
+ * always stamped with the revision read before the rows it reflects, so a stale or crashed save
+ * can only look older than it is, never newer.
+ */
+export class AnnVectorLeg {
+  readonly threshold: number;
+  private readonly params: { m: number; efConstruction: number; efSearch: number };
+  private readonly entries = new Map<string, Entry>();
+  private readonly counts = new Map<string, { rev: string; count: number }>();
+  private readonly pending = new Map<string, Promise<Entry | null>>();
+  private readonly statuses = new Map<string, AnnStatus>();
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly options: AnnLegOptions,
+  ) {
+    this.threshold = options.threshold ?? DEFAULT_ANN_THRESHOLD;
+    this.params = {
+      m: options.m ?? DEFAULT_HNSW_M,
+      efConstruction: options.efConstruction ?? DEFAULT_HNSW_EF_CONSTRUCTION,
+      efSearch: options.efSearch ?? DEFAULT_HNSW_EF_SEARCH,
+    };
+  }
+
+  /** The index file of a fingerprint, or null for an in-memory store. */
+  path(fingerprint: string): string | null {
+    return this.options.dbPath === null ? null : hnswIndexPath(this.options.dbPath, fingerprint);
+  }
+
+  private status(fingerprint: string): AnnStatus {
+    let s = this.statuses.get(fingerprint);
+    if (s === undefined) {
+      s = {
+        fingerprint,
+        mode: 'exact',
+        chunks: 0,
+        threshold: this.threshold,
+        file: this.path(fingerprint),
+        source: null,
+        loadFailure: null,
+        deleted: 0,
+        saveError: null,
+      };
+      this.statuses.set(fingerprint, s);
+    }
+    return s;
+  }
+
+  /** Live chunks with a vector under `fingerprint`, cached per revision. */
+  private count(fingerprint: string, rev: string): number {
+    const c = this.counts.get(fingerprint);
+    if (c?.rev === rev) return c.count;
+    const count = (
+      this.db
+        .prepare(
+          'SELECT COUNT(*) FROM vectors v INDEXED BY vectors_chunk JOIN chunks c ON c.id = v.chunk_id WHERE v.fingerprint = ? AND c.live = 1',
+        )
+        .raw()
+        .get(fingerprint) as [number]
+    )[0];
+    this.counts.set(fingerprint, { rev, count });
+    return count;
+  }
+
+  /**
+   * Bring the fingerprint's index up to date (load, reconcile or build as needed) and say what the
+   * vector leg does for it. Searches do this themselves; call it to build ahead of time.
+   */
+  async prepare(fingerprint: string): Promise<AnnStatus> {
+    await this.current(fingerprint);
+    return { ...this.status(fingerprint) };
+  }
+
+  /** The current index, or null when the exact scan applies (at or below the threshold). */
+  private async current(fingerprint: string): Promise<Entry | null> {
+    for (;;) {
+      const rev = readVectorRevision(this.db);
+      const s = this.status(fingerprint);
+      const e = this.entries.get(fingerprint);
+      if (e !== undefined && e.index.stamp === rev) return e;
+      s.chunks = this.count(fingerprint, rev);
+      if (s.chunks <= this.threshold) {
+        s.mode = 'exact';
+        return null;
+      }
+      s.mode = 'hnsw';
+      const running = this.pending.get(fingerprint);
+      if (running !== undefined) {
+        await running;
+        continue;
+      }
+      const p = this.refresh(fingerprint, rev).finally(() => this.pending.delete(fingerprint));
+      this.pending.set(fingerprint, p);
+      return p;
+    }
+  }
+
+  private dims(fingerprint: string): number {
+    const r = this.db
+      .prepare('SELECT length(vector) FROM vectors WHERE fingerprint = ? LIMIT 1')
+      .raw()
+      .get(fingerprint) as [number] | undefined;
+    return r === undefined ? 0 : r[0] / 4;
+  }
+
+  private async refresh(fingerprint: string, rev: string): Promise<Entry | null> {
+    const dims = this.dims(fingerprint);
+    if (dims === 0) return null;
+    const s = this.status(fingerprint);
+    const path = this.path(fingerprint);
+    let e = this.entries.get(fingerprint) ?? null;
+    if (e === null && path !== null) {
+      const r = await HnswIndex.loadOrNull(
+        path,
+        { fingerprint, dims, stamp: rev },
+        { acceptStale: true, efSearch: this.params.efSearch },
+      );
+      s.loadFailure = r.reason;
+      if (r.index !== null) {
+        e = this.entry(r.index);
+        s.source = 'loaded';
+      }
+    }
+    if (e !== null && this.reusable(e.index, fingerprint, dims, rev)) {
+      const ok = await this.reconcile(e, fingerprint, rev);
+      if (ok) {
+        this.entries.set(fingerprint, e);
+        s.deleted = e.index.deletedCount;
+        return e;
+      }
+    }
+    return this.build(fingerprint, dims, rev);
+  }
+
+  private entry(index: HnswIndex): Entry {
+    return {
+      index,
+      docOf: new Map(),
+      sectionOf: new Map(),
+      docChunks: new Map(),
+      zeros: new Set(),
+      dirty: false,
+    };
+  }
+
+  /** Same embedder, dims and graph parameters, and the stamp is an ancestor of `rev`. */
+  private reusable(index: HnswIndex, fingerprint: string, dims: number, rev: string): boolean {
+    if (index.dims !== dims || index.fingerprint !== fingerprint) return false;
+    if (index.params.m !== this.params.m || index.params.efConstruction !== this.params.efConstruction)
+      return false;
+    return isReconcilable(
+      index.stamp,
+      rev,
+      readVectorRevisionLog(this.db),
+      readVectorBreak(this.db, fingerprint),
+    );
+  }
+
+  private liveRows(fingerprint: string): LiveRows {
+    const rows = this.db
+      .prepare(
+        // The covering index (chunk_id, fingerprint) avoids reading the vector BLOBs: ~2× faster.
+        'SELECT c.id, c.doc_id, c.section_id FROM chunks c JOIN vectors v INDEXED BY vectors_chunk ON v.chunk_id = c.id AND v.fingerprint = ? WHERE c.live = 1',
+      )
+      .raw()
+      .all(fingerprint) as [number, string, string][];
+    return {
+      ids: rows.map((r) => r[0]),
+      docIds: rows.map((r) => r[1]),
+      sectionIds: rows.map((r) => r[2]),
+    };
+  }
+
+  private fillMaps(e: Entry, rows: LiveRows): void {
+    e.docOf.clear();
+    e.sectionOf.clear();
+    e.docChunks.clear();
+    rows.ids.forEach((id, i) => {
+      const doc = rows.docIds[i]!;
+      e.docOf.set(id, doc);
+      e.sectionOf.set(id, rows.sectionIds[i]!);
+      e.docChunks.set(doc, (e.docChunks.get(doc) ?? 0) + 1);
+    });
+  }
+
+  /**
+   * Set difference against the live rows: tombstone ids no longer live, insert live ids the index
+   * lacks (a revived id is un-deleted in place). False when the result would hold more than
+   * DEFAULT_HNSW_MAX_DELETED_FRACTION tombstones (the caller rebuilds).
+   */
+  private async reconcile(e: Entry, fingerprint: string, rev: string): Promise<boolean> {
+    const rows = this.liveRows(fingerprint);
+    const { index } = e;
+    const wanted = new Set(rows.ids);
+    const missing = rows.ids.filter((id) => !index.has(id) && !e.zeros.has(id));
+    const gone = index.labels().filter((l) => !wanted.has(l));
+    const live = index.size - gone.length + missing.length;
+    const deleted = Math.max(0, index.deletedCount + gone.length - missing.length);
+    if (live + deleted > 0 && deleted / (live + deleted) > DEFAULT_HNSW_MAX_DELETED_FRACTION) return false;
+    index.remove(gone);
+    const get = this.db.prepare('SELECT vector FROM vectors WHERE fingerprint = ? AND chunk_id = ?').raw();
+    for (let start = 0; start < missing.length; start += RECONCILE_BATCH) {
+      const part = missing.slice(start, start + RECONCILE_BATCH);
+      const data = new Float32Array(part.length * index.dims);
+      part.forEach((id, j) => {
+        const r = get.get(fingerprint, id) as [Buffer] | undefined;
+        if (r !== undefined) data.set(blobToVector(r[0]), j * index.dims);
+      });
+      index.add(part, data);
+      for (const id of part) if (!index.has(id)) e.zeros.add(id);
+      if (start + RECONCILE_BATCH < missing.length) await tick();
+    }
+    for (const z of e.zeros) if (!wanted.has(z)) e.zeros.delete(z);
+    this.fillMaps(e, rows);
+    if (index.stamp !== rev || gone.length > 0 || missing.length > 0) e.dirty = true;
+    index.stamp = rev;
+    if (this.status(fingerprint).source !== 'loaded' || gone.length + missing.length > 0)
+      this.status(fingerprint).source = 'reconciled';
+    return true;
+  }
+
+  private async build(fingerprint: string, dims: number, rev: string): Promise<Entry> {
+    const rows = this.db
+      .prepare(
+        'SELECT c.id, c.doc_id, c.section_id, v.vector FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE v.fingerprint = ? AND c.live = 1 ORDER BY c.id',
+      )
+      .raw()
+      .all(fingerprint) as [number, string, string, Buffer][];
+    const ids = rows.map((r) => r[0]);
+    const data = new Float32Array(rows.length * dims);
+    rows.forEach((r, i) => data.set(blobToVector(r[3]), i * dims));
+    const live: LiveRows = { ids, docIds: rows.map((r) => r[1]), sectionIds: rows.map((r) => r[2]) };
+    rows.length = 0;
+    const index = await HnswIndex.build(ids, data, {
+      fingerprint,
+      dims,
+      stamp: rev,
+      params: { space: 'ip', ...this.params },
+      ...(this.options.onBuildProgress === undefined ? {} : { onProgress: this.options.onBuildProgress }),
+    });
+    const e = this.entry(index);
+    ids.forEach((id) => {
+      if (!index.has(id)) e.zeros.add(id);
+    });
+    this.fillMaps(e, live);
+    e.dirty = true;
+    this.entries.set(fingerprint, e);
+    const s = this.status(fingerprint);
+    s.source = 'built';
+    s.deleted = 0;
+    await this.saveEntry(fingerprint, e);
+    return e;
+  }
+
+  private async saveEntry(fingerprint: string, e: Entry): Promise<void> {
+    const path = this.path(fingerprint);
+    if (path === null || !this.options.save || !e.dirty) return;
+    try {
+      await e.index.save(path, e.index.stamp);
+      e.dirty = false;
+      this.status(fingerprint).saveError = null;
+    } catch (err) {
+      this.status(fingerprint).saveError = (err as Error).message;
+    }
+  }
+
+  /**
+   * The `limit` live chunks nearest to `q`, or null when the exact scan applies. `allow` (doc ids)
+   * restricts the hits: inside the graph walk, or by an exact scan of the allowed chunks when they
+   * are at most {@link DEFAULT_ANN_EXACT_FILTER_SHARE} of the index or at most `limit`.
+   */
+  async search(
+    fingerprint: string,
+    q: Float32Array,
+    limit: number,
+    allow?: ReadonlySet<string>,
+  ): Promise<ChunkHit[] | null> {
+    const e = await this.current(fingerprint);
+    if (e === null) return null;
+    if (q.length !== e.index.dims) return [];
+    const hit = (chunkId: number, score: number): ChunkHit => ({
+      chunkId,
+      docId: e.docOf.get(chunkId)!,
+      sectionId: e.sectionOf.get(chunkId)!,
+      score,
+    });
+    if (allow === undefined) return e.index.search(q, limit).map((h) => hit(h.chunkId, h.score));
+    let allowed = 0;
+    for (const d of allow) allowed += e.docChunks.get(d) ?? 0;
+    if (allowed === 0) return [];
+    if (allowed <= Math.max(limit, DEFAULT_ANN_EXACT_FILTER_SHARE * e.index.size))
+      return this.exactSubset(e, q, limit, allow);
+    const { docOf } = e;
+    return e.index
+      .search(q, limit, (label) => allow.has(docOf.get(label) ?? ''))
+      .map((h) => hit(h.chunkId, h.score));
+  }
+
+  /** Exact cosine over the chunks of the allowed documents (vectors read by primary key). */
+  private exactSubset(e: Entry, q: Float32Array, limit: number, allow: ReadonlySet<string>): ChunkHit[] {
+    const ids: number[] = [];
+    for (const [id, doc] of e.docOf) if (allow.has(doc)) ids.push(id);
+    ids.sort((a, b) => a - b);
+    const dims = e.index.dims;
+    const data = new Float32Array(ids.length * dims);
+    const get = this.db.prepare('SELECT vector FROM vectors WHERE fingerprint = ? AND chunk_id = ?').raw();
+    ids.forEach((id, i) => {
+      const r = get.get(e.index.fingerprint, id) as [Buffer] | undefined;
+      if (r !== undefined) data.set(blobToVector(r[0]), i * dims);
+    });
+    const docIds = ids.map((id) => e.docOf.get(id)!);
+    const sectionIds = ids.map((id) => e.sectionOf.get(id)!);
+    const m = new VectorMatrix(Float64Array.from(ids), docIds, sectionIds, data, dims);
+    return m.scan(q, limit).map(({ index, score }) => ({
+      chunkId: ids[index]!,
+      docId: docIds[index]!,
+      sectionId: sectionIds[index]!,
+      score,
+    }));
+  }
+
+  /**
+   * What a search would find, without loading or building anything (for `quiver doctor`): the
+   * mode and, above the threshold, the saved file's state from its sidecar ('current', 'stale' →
+   * reconciled on the next search, 'rebuild' → rebuilt, 'missing', 'unreadable'). The file's
+   * checksum is not verified here; a corrupt file is found and rebuilt by the next search.
+   */
+  inspect(fingerprint: string): AnnInspection {
+    const rev = readVectorRevision(this.db);
+    const chunks = this.count(fingerprint, rev);
+    const file = this.path(fingerprint);
+    const base = { fingerprint, chunks, threshold: this.threshold, file };
+    if (chunks <= this.threshold) return { ...base, mode: 'exact', index: 'none' };
+    if (file === null || !existsSync(file)) return { ...base, mode: 'hnsw', index: 'missing' };
+    let stamp: unknown;
+    try {
+      const side = JSON.parse(readFileSync(hnswSidecarPath(file), 'utf8')) as Record<string, unknown>;
+      stamp = side.fingerprint === fingerprint ? side.stamp : undefined;
+    } catch {
+      stamp = undefined;
+    }
+    if (typeof stamp !== 'string') return { ...base, mode: 'hnsw', index: 'unreadable' };
+    const index =
+      stamp === rev
+        ? 'current'
+        : isReconcilable(stamp, rev, readVectorRevisionLog(this.db), readVectorBreak(this.db, fingerprint))
+          ? 'stale'
+          : 'rebuild';
+    return { ...base, mode: 'hnsw', index };
+  }
+
+  /** Drop a fingerprint's index from memory and delete its files (its vectors were deleted). */
+  forget(fingerprint: string): void {
+    this.entries.delete(fingerprint);
+    this.counts.delete(fingerprint);
+    this.statuses.delete(fingerprint);
+    const path = this.path(fingerprint);
+    if (path !== null && this.options.save) {
+      rmSync(path, { force: true });
+      rmSync(hnswSidecarPath(path), { force: true });
+    }
+  }
+
+  /** Wait for running builds, then save every index changed since it was last written. */
+  async flush(): Promise<void> {
+    await Promise.allSettled([...this.pending.values()]);
+    for (const [fp, e] of this.entries) await this.saveEntry(fp, e);
+  }
+}
