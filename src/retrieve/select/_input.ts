@@ -72,47 +72,6 @@ function normalizeRow(out: Float64Array, base: number, dim: number): void {
   if (n > 0) for (let i = base; i < base + dim; i++) out[i] = out[i]! / n;
 }
 
-/**
- * Upper triangle (j ≥ i) of the Gram matrix of packed rows into `out` (`n × n`, row-major):
- * `out[i·n + j] = row_i · row_j`. Four rows at a time share each load of row i. Every entry is the
- * same left-to-right sum, so equal rows give bit-identical entries wherever they sit (exact ties stay
- * ties, and the lowest-index rule decides them).
- */
-export function gramUpper(u: Float64Array, n: number, dim: number, out: Float64Array): void {
-  for (let i = 0; i < n; i++) {
-    const a = i * dim;
-    const o = i * n;
-    let j = i;
-    for (; j + 3 < n; j += 4) {
-      const b0 = j * dim;
-      const b1 = b0 + dim;
-      const b2 = b1 + dim;
-      const b3 = b2 + dim;
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      for (let t = 0; t < dim; t++) {
-        const x = u[a + t]!;
-        s0 += x * u[b0 + t]!;
-        s1 += x * u[b1 + t]!;
-        s2 += x * u[b2 + t]!;
-        s3 += x * u[b3 + t]!;
-      }
-      out[o + j] = s0;
-      out[o + j + 1] = s1;
-      out[o + j + 2] = s2;
-      out[o + j + 3] = s3;
-    }
-    for (; j < n; j++) {
-      const b = j * dim;
-      let s0 = 0;
-      for (let t = 0; t < dim; t++) s0 += u[a + t]! * u[b + t]!;
-      out[o + j] = s0;
-    }
-  }
-}
-
 /** Dot product of rows `a` and `b` (offsets in elements) of packed arrays, 4-way unrolled. */
 export function dotAt(x: Float64Array, a: number, y: Float64Array, b: number, dim: number): number {
   let s0 = 0;

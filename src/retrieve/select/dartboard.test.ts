@@ -71,6 +71,9 @@ function naive(q: number[], cs: number[][], k: number, sigma: number, wd: number
   const sel = [first];
   let cover = P[first]!;
   let minGap = Infinity;
+  /** Picks made before the first step whose gap to a different vector is ≤ 1e-9 (copies tie exactly). */
+  let clearPicks = Infinity;
+  const stepScores: (number | null)[] = [null];
   while (sel.length < Math.min(k, cs.length)) {
     const scores = P.map((row, i) => {
       if (sel.includes(i)) return -Infinity;
@@ -81,10 +84,16 @@ function naive(q: number[], cs: number[][], k: number, sigma: number, wd: number
     const best = scores.indexOf(Math.max(...scores));
     const rest = scores.filter((_, i) => i !== best);
     if (rest.some((x) => x > -Infinity)) minGap = Math.min(minGap, scores[best]! - Math.max(...rest));
+    const same = (i: number) => cs[i]!.every((v, t) => v === cs[best]![t]);
+    const others = scores.filter((_, i) => !same(i));
+    if (others.some((x) => x > -Infinity) && scores[best]! - Math.max(...others) <= 1e-9) {
+      clearPicks = Math.min(clearPicks, sel.length);
+    }
+    stepScores.push(scores[best]!);
     sel.push(best);
     cover = cover.map((c, j) => Math.max(c, P[best]![j]!));
   }
-  return { sel, minGap };
+  return { sel, minGap, clearPicks, stepScores };
 }
 
 describe('dartboard: against a naive transcription', () => {
@@ -112,6 +121,45 @@ describe('dartboard: against a naive transcription', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('lazy greedy: same picks and step scores on larger pools with duplicates (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 20, max: 60 }),
+        fc.integer({ min: 2, max: 12 }),
+        fc.integer({ min: 2, max: 25 }),
+        fc.constantFrom(0.1, 0.3, 1),
+        fc.constantFrom(0.5, 1, 2),
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        (n, dim, k, sigma, wd, seed) => {
+          let x = seed;
+          const rnd = () => ((x = (x * 48271) % 2147483647) / 2147483647) * 2 - 1;
+          const q = Array.from({ length: dim }, rnd);
+          const cs: number[][] = [];
+          // About a third are exact copies of an earlier candidate, so gains tie exactly.
+          for (let i = 0; i < n; i++) {
+            cs.push(
+              i > 0 && rnd() < -0.33
+                ? cs[Math.floor(((rnd() + 1) / 2) * i)]!
+                : Array.from({ length: dim }, rnd),
+            );
+          }
+          const want = naive(q, cs, k, sigma, wd, 1);
+          const got = dartboard({ query: q, candidates: cs, k }, { sigma, diversityWeight: wd });
+          expect(got).toHaveLength(want.sel.length);
+          // Up to the first near-tie between different vectors, the picks must agree exactly.
+          const clear = Math.min(want.clearPicks, got.length);
+          expect(got.slice(0, clear).map((p) => p.index)).toEqual(want.sel.slice(0, clear));
+          got.slice(0, clear).forEach((p, i) => {
+            const w = want.stepScores[i]!;
+            if (w === null) expect(p.stepScore).toBeNull();
+            else expect(Math.abs(p.stepScore! - w) / Math.max(1, Math.abs(w))).toBeLessThan(1e-9);
+          });
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 });
@@ -187,6 +235,12 @@ describe('dartboard: behaviour', () => {
     expect(dartboard({ query, candidates, k: 0 })).toEqual([]);
     expect(dartboard({ query, candidates, k: -3 })).toEqual([]);
     expect(dartboard({ query, candidates: [], k: 5 })).toEqual([]);
+  });
+
+  it('k = 1 returns the most relevant candidate alone', () => {
+    expect(dartboard({ query, candidates: [causes[0]!, greenhouse, causes[1]!], k: 1 })).toEqual([
+      { index: 1, stepScore: null },
+    ]);
   });
 
   it('the first pick has no step score; later step scores match a direct logsumexp', () => {

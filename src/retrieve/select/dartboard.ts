@@ -5,17 +5,8 @@
  * elsewhere. Pure and deterministic.
  */
 import { QuiverError } from '../../errors.js';
-import {
-  checkInput,
-  checkRange,
-  dotAt,
-  gramUpper,
-  scratch,
-  SLOT_EXP_TABLE,
-  SLOT_LOG_TABLE,
-  SLOT_UNITS,
-  unitRows,
-} from './_input.js';
+import { unitGram } from './_gram.js';
+import { checkInput, checkRange, scratch, SLOT_EXP_TABLE, SLOT_LOG_TABLE } from './_input.js';
 import { minMax01 } from './mmr.js';
 import type { Pick, SelectInput } from './selector.js';
 
@@ -99,17 +90,26 @@ export function lognorm(d: number, sigma: number): number {
  * 4. Until `min(k, N)` picks: `score_i = logsumexp_j(w_div·max(cover_j, P_ij) + w_rel·Q_j)`,
  *    picked → −∞, pick the argmax, `cover = max(cover, P_pick)`.
  *
- * Ties go to the lowest index. `stepScore` is the pick's logsumexp score (null for the first pick).
- * Math is float64 with a max-shifted logsumexp. Since `exp` is monotone, `score_i = log(B + Δ_i)`
- * with `B = Σ_j exp(w_div·cover_j + w_rel·Q_j)` common to all i and `Δ_i ≥ 0` candidate i's gain,
- * so the argmax is taken over Δ_i: the same ordering as the score in exact arithmetic, but it still
+ * Ties go to the lowest index. `stepScore` is the pick's logsumexp score (null for the first pick),
+ * always computed exactly in the log domain (float64, max-shifted). Since `exp` is monotone,
+ * `score_i = log(B + Δ_i)` with `B = Σ_j exp(w_div·cover_j + w_rel·Q_j)` common to all i and
+ * `Δ_i = Σ_j max(0, E_ij − C_j) ≥ 0` candidate i's gain, where `E_ij ≈ exp(X_ij − shift)`,
+ * `X_ij = w_div·P_ij + w_rel·Q_j` and `C_j = max_{picked p} E_pj`; so the argmax is taken over Δ_i,
+ * with no `exp` in the step loop: the same ordering as the score in exact arithmetic, but it still
  * separates candidates when σ is so small that every score rounds to the same double (σ → 0 then
- * behaves like top-k on spread-out candidates). With `diversityWeight = 0` every remaining
- * candidate ties (the score no longer depends on i), so picks after the first follow index order.
+ * behaves like top-k on spread-out candidates). When the best Δ is below 2^-960, terms may have
+ * underflowed (σ = 0.001 on random 512-d vectors; σ ≥ 0.01 stayed fast there) or every gain is
+ * exactly 0, and that step re-ranks in log space instead (exact, ~10× slower). With
+ * `diversityWeight = 0` every remaining candidate ties (the score no longer depends on i), so picks
+ * after the first follow index order.
  *
- * Cost: O(N²·dim) to build the N×N log-density matrix once (O(N²) memory, two Float64Arrays),
- * then O(k·N²) cheap operations with no allocation per step. Fine for N up to a few thousand.
- * The two matrices live in module-level scratch buffers reused across calls (up to 8 MB each).
+ * Cost: the O(N²·dim) cosine table runs once in a WebAssembly SIMD kernel (`_gram.ts`, float64,
+ * with a bit-identical JS twin where SIMD is missing). Then O(N²) builds the two N×N tables (one
+ * `exp` per pair, by symmetry) and the first gains. Later steps evaluate lazily (exact: a gain only
+ * shrinks as the cover grows, so a stale gain is an upper bound and only candidates whose bound
+ * tops the list are re-evaluated), O(k·N²) at worst and far less in practice, with no allocation per
+ * step. Memory O(N²): two Float64Arrays in module-level scratch buffers reused across calls (up to
+ * 8 MB each) and the kernel's memory (up to 32 MB kept). Fine for N up to a few thousand.
  *
  * Edge cases: `k ≤ 0` or no candidates → []; `k ≥ N` → all N; σ < 1e-5 is clamped; negative
  * weights, σ ≤ 0 or non-finite, temperature ≤ 0 → BAD_INPUT; `relevance: 'scores'` without `input.relevance`
@@ -166,46 +166,51 @@ export function dartboard(input: SelectInput, options: DartboardOptions = {}): P
     half: distance === 'paper',
   };
 
-  // Relevance Q.
-  const units = unitRows(input.candidates, dim, scratch(SLOT_UNITS, n * dim));
+  // Unit vectors and the Gram upper triangle (the O(N²·dim) part; the query rides along as row N).
+  const cosineQ = source === 'cosine';
+  const { gram, np } = unitGram(cosineQ ? [...input.candidates, input.query] : input.candidates, dim);
   const Q = new Float64Array(n);
-  if (source === 'cosine') {
-    const q = unitRows([input.query], dim);
-    for (let j = 0; j < n; j++) Q[j] = logDensity(dotAt(q, 0, units, j * dim, dim), kernel);
+  if (cosineQ) {
+    for (let j = 0; j < n; j++) Q[j] = logDensity(gram[j * np + n]!, kernel);
   } else {
     const raw = input.relevance!;
     const scaled = scoreScale === 'raw' ? Float64Array.from(raw) : minMax01(raw);
     logSoftmaxInto(scaled, temperature, Q);
   }
 
-  // X_ij = w_div·P_ij + w_rel·Q_j (log domain) and E_ij = exp(X_ij − shift) (linear domain).
-  const X = scratch(SLOT_LOG_TABLE, n * n);
-  gramUpper(units, n, dim, X);
-  fillLogTable(X, Q, n, wd, wr, kernel);
-  const E = scratch(SLOT_EXP_TABLE, n * n);
-  expShifted(X, E);
-
   // First pick: argmax Q, lowest index on ties.
   let first = 0;
   for (let j = 1; j < n; j++) if (Q[j]! > Q[first]!) first = j;
+  if (take === 1) return [{ index: first, stepScore: null }];
+
+  // X_ij = w_div·P_ij + w_rel·Q_j (log domain) and E_ij ≈ exp(X_ij − shift) (linear domain).
+  const X = scratch(SLOT_LOG_TABLE, n * n);
+  const E = scratch(SLOT_EXP_TABLE, n * n);
+  fillTables(gram, np, X, E, Q, n, wd, wr, kernel);
+
   const picked = new Uint8Array(n);
   picked[first] = 1;
   const picks: Pick[] = [{ index: first, stepScore: null }];
-  // Cover, with weights folded in: Y_j = w_div·cover_j + w_rel·Q_j and C_j = exp(Y_j − shift).
+  // Cover, with weights folded in: Y_j = w_div·cover_j + w_rel·Q_j (log domain) and
+  // C_j = E_first,j ≈ exp(Y_j − shift) (linear domain).
   const Y = X.slice(first * n, first * n + n);
   const C = E.slice(first * n, first * n + n);
+  // Lazy greedy: bound_i ≥ Δ_i always (gains only shrink as the cover grows); fresh_i marks the
+  // bounds computed against the current cover, which are the gains themselves.
+  const bound = new Float64Array(n);
+  const fresh = new Uint8Array(n).fill(1);
+  for (let i = 0; i < n; i++) if (picked[i] === 0) bound[i] = gain(E, C, i, n);
 
   while (picks.length < take) {
-    let best = argmaxGain(E, C, picked, n);
-    if (best < 0) best = argmaxLogGain(X, Y, picked, n);
+    let best = lazyArgmaxGain(E, C, bound, fresh, picked, n);
+    if (bound[best]! < TINY) best = argmaxLogGain(X, Y, picked, n);
     picks.push({ index: best, stepScore: rowLogSumExp(X, Y, best, n) });
     picked[best] = 1;
+    fresh.fill(0);
     const o = best * n;
     for (let j = 0; j < n; j++) {
-      if (X[o + j]! > Y[j]!) {
-        Y[j] = X[o + j]!;
-        C[j] = E[o + j]!;
-      }
+      if (X[o + j]! > Y[j]!) Y[j] = X[o + j]!;
+      if (E[o + j]! > C[j]!) C[j] = E[o + j]!;
     }
   }
   return picks;
@@ -225,55 +230,91 @@ function logDensity(cos: number, k: Kernel): number {
 }
 
 /**
- * Turns the Gram upper triangle in X into the full `X_ij = w_div·P_ij + w_rel·Q_j`: densities on
- * the upper triangle row by row, a tiled mirror to the lower one, then the relevance column term.
- * Every pass walks memory in order or in cache-sized tiles (a plain transposed write is ~5× slower
- * at N = 1,000).
+ * Builds the two `n × n` tables from the Gram upper triangle (`gram`, row stride `np`) in one pass
+ * over the pairs i ≤ j: `X_ij = L_ij + w_rel·Q_j` with `L_ij = w_div·P_ij` (symmetric), and
+ * `E_ij = exp(L_ij − w_div·c0) · exp(w_rel·Q_j − max w_rel·Q)`, in [0, 1]; `w_div·c0 =
+ * w_div·lognorm(0)` bounds L from above. Splitting the exponent uses the symmetry of L: one `exp` per
+ * pair instead of two. The pass walks cache-sized tiles, writing (i, j) and (j, i) (a plain
+ * transposed write is ~5× slower at N = 1,000).
  */
-function fillLogTable(X: Float64Array, Q: Float64Array, n: number, wd: number, wr: number, k: Kernel): void {
-  for (let i = 0; i < n; i++) {
-    for (let j = i; j < n; j++) X[i * n + j] = wd * logDensity(X[i * n + j]!, k);
+function fillTables(
+  gram: Float64Array,
+  np: number,
+  X: Float64Array,
+  E: Float64Array,
+  Q: Float64Array,
+  n: number,
+  wd: number,
+  wr: number,
+  k: Kernel,
+): void {
+  const WQ = new Float64Array(n);
+  let maxWQ = -Infinity;
+  for (let j = 0; j < n; j++) {
+    WQ[j] = wr * Q[j]!;
+    if (WQ[j]! > maxWQ) maxWQ = WQ[j]!;
   }
+  const R = new Float64Array(n);
+  for (let j = 0; j < n; j++) R[j] = Math.exp(WQ[j]! - maxWQ);
+  const shift = wd * k.c0;
   for (let bi = 0; bi < n; bi += TILE) {
     for (let bj = bi; bj < n; bj += TILE) {
       const iEnd = Math.min(bi + TILE, n);
       const jEnd = Math.min(bj + TILE, n);
       for (let i = bi; i < iEnd; i++) {
-        for (let j = Math.max(bj, i + 1); j < jEnd; j++) X[j * n + i] = X[i * n + j]!;
+        for (let j = Math.max(bj, i); j < jEnd; j++) {
+          const l = wd * logDensity(gram[i * np + j]!, k);
+          const e = Math.exp(l - shift);
+          X[i * n + j] = l + WQ[j]!;
+          X[j * n + i] = l + WQ[i]!;
+          E[i * n + j] = e * R[j]!;
+          E[j * n + i] = e * R[i]!;
+        }
       }
     }
   }
-  for (let i = 0; i < n; i++) {
-    const o = i * n;
-    for (let j = 0; j < n; j++) X[o + j] = X[o + j]! + wr * Q[j]!;
-  }
-}
-
-/** `E = exp(X − max X)`; every entry of X is finite. */
-function expShifted(X: Float64Array, E: Float64Array): void {
-  let shift = -Infinity;
-  for (let t = 0; t < X.length; t++) if (X[t]! > shift) shift = X[t]!;
-  for (let t = 0; t < X.length; t++) E[t] = Math.exp(X[t]! - shift);
 }
 
 /**
- * Fast path: the unpicked i maximising the gain `Δ_i = Σ_j max(0, E_ij − C_j)` (lowest index on
- * ties), or −1 when the best gain is below TINY, where underflow may have erased the difference.
+ * `Δ_i = Σ_j max(0, E_ij − C_j)`, summed left to right (so equal rows give equal gains), as
+ * `½·Σ_j (d + |d|)` with `d = E_ij − C_j`: the same value (doubling is exact) without a branch, which
+ * random signs would mispredict half the time (~15× slower at N = 1,000).
  */
-function argmaxGain(E: Float64Array, C: Float64Array, picked: Uint8Array, n: number): number {
-  let best = -1;
-  let bestGain = -1;
-  for (let i = 0; i < n; i++) {
-    if (picked[i] === 1) continue;
-    const o = i * n;
-    let g = 0;
-    for (let j = 0; j < n; j++) g += Math.max(E[o + j]! - C[j]!, 0);
-    if (g > bestGain) {
-      bestGain = g;
-      best = i;
-    }
+function gain(E: Float64Array, C: Float64Array, i: number, n: number): number {
+  const o = i * n;
+  let g = 0;
+  for (let j = 0; j < n; j++) {
+    const d = E[o + j]! - C[j]!;
+    g += d + Math.abs(d);
   }
-  return bestGain < TINY ? -1 : best;
+  return 0.5 * g;
+}
+
+/**
+ * The unpicked i maximising the gain Δ_i (lowest index on ties), by lazy evaluation (Minoux):
+ * take the top of `(bound desc, index asc)`; if its bound is fresh it is its gain and beats every
+ * other bound, hence every other gain; otherwise recompute it and look again. Exact, not an
+ * approximation: a stale bound is a gain under a smaller cover, and each term `max(0, E_ij − C_j)`
+ * only shrinks as C grows, in floating point too (rounding is monotone and the order is fixed).
+ * Leaves `bound[best]` = Δ_best.
+ */
+function lazyArgmaxGain(
+  E: Float64Array,
+  C: Float64Array,
+  bound: Float64Array,
+  fresh: Uint8Array,
+  picked: Uint8Array,
+  n: number,
+): number {
+  for (;;) {
+    let top = -1;
+    for (let i = 0; i < n; i++) {
+      if (picked[i] === 0 && (top < 0 || bound[i]! > bound[top]!)) top = i;
+    }
+    if (fresh[top] === 1) return top;
+    bound[top] = gain(E, C, top, n);
+    fresh[top] = 1;
+  }
 }
 
 /** `out_j = z_j − logsumexp(z)` with `z = v / temperature`: log-probabilities summing to 1. */
