@@ -1,10 +1,13 @@
 /**
  * Benchmark of the built-in hashing embedder on SciFact (a script, not a test):
- *   node --import tsx bench/embedders.ts [--data <dir>] [--runs 5]
+ *   node --import tsx bench/embedders.ts [--data <dir>] [--runs 5] [--throughput-only] [--write]
+ * Run directly it only prints (`--write` also stores the section for bench/RESULTS.md, as
+ * `npm run bench -- embedders` does); `--throughput-only` skips geometry and retrieval.
  *
  * For each variant it prints
  *   - throughput: chunks/s, median of `runs` passes over ~20k chunks of ~512 characters cut from
- *     the abstracts (one core, synchronous `embedOne`);
+ *     the abstracts (one core, synchronous `embedOne`), by wall clock and by the process's CPU time
+ *     (the latter is steadier on a shared machine: time spent waiting for a core is not counted);
  *   - near-duplicate geometry: cosine between a ~512-character passage and a lightly edited copy
  *     (one sentence dropped / two words swapped / one number changed): mean and 5th percentile;
  *     cosine between unrelated passages: mean and 95th percentile; the margin p5(near) − p95(far);
@@ -183,7 +186,22 @@ const VARIANTS: Variant[] = [
   { name: 'd1024 words+chars + IDF', options: { dims: 1024 }, fitIdf: true },
 ];
 
-export async function benchEmbedders(): Promise<void> {
+export interface BenchEmbeddersOptions {
+  /** Store the section for bench/RESULTS.md (default true; the direct run passes `--write`). */
+  write?: boolean;
+  /** Only measure throughput (no geometry, no retrieval). */
+  throughputOnly?: boolean;
+}
+
+/** CPU time of this process (all threads, user + system) in ms. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+export async function benchEmbedders(options: BenchEmbeddersOptions = {}): Promise<void> {
+  const write = options.write ?? true;
+  const throughputOnly = options.throughputOnly ?? false;
   const corpusPath = join(scifact, 'corpus.jsonl');
   if (!existsSync(corpusPath)) {
     console.log(`embedders bench: skipped, no SciFact corpus at ${corpusPath} (set --data or QUIVER_DATA)`);
@@ -227,15 +245,27 @@ export async function benchEmbedders(): Promise<void> {
   // background load hits them all alike.
   for (const e of embedders) for (const c of chunks) e.embedOne(c);
   const speeds: number[][] = embedders.map(() => []);
+  const cpuSpeeds: number[][] = embedders.map(() => []);
   for (let r = 0; r < RUNS; r++) {
     for (const [k, e] of embedders.entries()) {
+      const c0 = cpuMs();
       const t0 = performance.now();
       for (const c of chunks) e.embedOne(c);
       speeds[k]!.push((chunks.length / (performance.now() - t0)) * 1000);
+      cpuSpeeds[k]!.push((chunks.length / (cpuMs() - c0)) * 1000);
     }
   }
   const rows: Record<string, string | number>[] = [];
   for (const [k, e] of embedders.entries()) {
+    const speed = {
+      variant: VARIANTS[k]!.name,
+      'chunks/s': Math.round(median(speeds[k]!)),
+      'chunks/s CPU': Math.round(median(cpuSpeeds[k]!)),
+    };
+    if (throughputOnly) {
+      rows.push(speed);
+      continue;
+    }
     const cos = (pairs: [string, string][]): number[] =>
       pairs.map(([a, b]) => dot(e.embedOne(a), e.embedOne(b)));
     const drop = cos(edits.drop);
@@ -245,8 +275,7 @@ export async function benchEmbedders(): Promise<void> {
     const far = cos(edits.far);
     const ret = qrels.size > 0 ? retrieval(e.embedOne, docs, queries, qrels) : undefined;
     rows.push({
-      variant: VARIANTS[k]!.name,
-      'chunks/s': Math.round(median(speeds[k]!)),
+      ...speed,
       'drop mean/p5': `${mean(drop).toFixed(3)}/${quantile(drop, 0.05).toFixed(3)}`,
       'swap mean/p5': `${mean(swap).toFixed(3)}/${quantile(swap, 0.05).toFixed(3)}`,
       'number mean/p5': `${mean(num).toFixed(3)}/${quantile(num, 0.05).toFixed(3)}`,
@@ -258,15 +287,25 @@ export async function benchEmbedders(): Promise<void> {
     console.log(`  ${e.id}`);
   }
   const headers = Object.keys(rows[0] ?? {});
+  const table = mdTable(
+    headers,
+    rows.map((r) => headers.map((h) => r[h] ?? '')),
+  );
+  if (!write || throughputOnly) {
+    console.log(`\n${table}`);
+    return;
+  }
   writeSection(
     'embedders',
-    `## Built-in embedder variants (SciFact)\n\nThroughput over ${chunks.length} real chunks (median of ${RUNS} runs, one core), near-duplicate geometry (cosine between a passage and a copy with a sentence dropped, two words swapped, a number changed; unrelated pairs), and the vector leg alone by brute-force cosine over title + abstract. margin = p5 of all near-duplicate cosines − p95 of unrelated cosines.\n\n` +
-      mdTable(
-        headers,
-        rows.map((r) => headers.map((h) => r[h] ?? '')),
-      ) +
+    `## Built-in embedder variants (SciFact)\n\nThroughput over ${chunks.length} real chunks (median of ${RUNS} runs, one core; "CPU" divides by the process's CPU time instead of wall time, so waiting for a core on a loaded machine does not count), near-duplicate geometry (cosine between a passage and a copy with a sentence dropped, two words swapped, a number changed; unrelated pairs), and the vector leg alone by brute-force cosine over title + abstract. margin = p5 of all near-duplicate cosines − p95 of unrelated cosines.\n\n` +
+      table +
       '\n',
   );
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await benchEmbedders();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await benchEmbedders({
+    write: process.argv.includes('--write'),
+    throughputOnly: process.argv.includes('--throughput-only'),
+  });
+}

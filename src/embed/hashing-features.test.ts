@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { STOPWORDS } from '../text/stopwords.js';
+import { stem, words } from '../text/tokens.js';
+import { combine32, fmix32, fnv1a32 } from './feature-hash.js';
 import {
   charGramKeys,
   FAMILY_BIGRAM,
@@ -7,7 +10,10 @@ import {
   FAMILY_UNIGRAM,
   FeatureCounts,
   FeatureExtractor,
+  SEED_BIGRAM,
 } from './hashing-features.js';
+import type { FeatureOptions, KeyWeight } from './hashing-features.js';
+import { SEED_UNIGRAM } from './word-feature-cache.js';
 
 const ALL = { bigrams: true, chars: true, minN: 3, maxN: 5 };
 const WORDS_ONLY = { bigrams: false, chars: false, minN: 3, maxN: 5 };
@@ -123,5 +129,100 @@ describe('FeatureExtractor', () => {
     const t = 'Several words, warmed: the cache changes nothing.';
     const n = x.extract(t, c);
     expect(Array.from(c.keys.subarray(0, n))).toEqual(features(t).map((f) => f.key));
+  });
+});
+
+interface Feature {
+  key: number;
+  count: number;
+  family: number;
+  weight: number;
+}
+
+/**
+ * Naive reference of the features, occurrence by occurrence with a Map (the embedder's definition):
+ * for each content word in order its unigram, the bigram with the previous content word and its
+ * n-grams; stop-word unigrams only when there is no content word. First insertion fixes the order.
+ */
+function referenceFeatures(text: string, o: FeatureOptions, weigh: KeyWeight = () => 1): Feature[] {
+  const out = new Map<number, Feature>();
+  const add = (key: number, family: number): void => {
+    const f = out.get(key);
+    if (f === undefined) out.set(key, { key, count: 1, family, weight: weigh(key) });
+    else f.count++;
+  };
+  const bare = words(text).map((w) => w.replace(/['’].*$/, ''));
+  const unigramOf = (w: string): number => fmix32(fnv1a32(stem(w)) ^ SEED_UNIGRAM) | 0;
+  let prev: number | undefined;
+  for (const w of bare) {
+    if (STOPWORDS.has(w)) continue;
+    add(unigramOf(w), FAMILY_UNIGRAM);
+    const term = fnv1a32(stem(w));
+    if (o.bigrams && prev !== undefined) add(combine32(prev, term ^ SEED_BIGRAM) | 0, FAMILY_BIGRAM);
+    prev = term;
+    if (o.chars) for (const g of charGramKeys(w, o.minN, o.maxN)) add(g, FAMILY_CHAR);
+  }
+  if (out.size === 0) for (const w of bare) add(unigramOf(w), FAMILY_UNIGRAM);
+  return [...out.values()];
+}
+
+function extracted(x: FeatureExtractor, text: string): Feature[] {
+  const c = new FeatureCounts();
+  const n = x.extract(text, c);
+  return Array.from({ length: n }, (_, i) => ({
+    key: c.keys[i]!,
+    count: c.counts[i]!,
+    family: c.families[i]!,
+    weight: c.weights[i]!,
+  }));
+}
+
+describe('FeatureExtractor against a naive reference', () => {
+  const vocabulary = [
+    'cats',
+    'cat',
+    'the',
+    'of',
+    'banana',
+    "don't",
+    'Brain’s',
+    'IL-6',
+    'café',
+    '3.5',
+    'to',
+    'be',
+  ];
+  const text = fc
+    .array(fc.oneof(fc.constantFrom(...vocabulary), fc.string({ maxLength: 6 })), { maxLength: 25 })
+    .map((a) => a.join(' '));
+  const weigh: KeyWeight = (k) => 1 + (k >>> 28) / 4;
+
+  it.each([
+    ['default (words + chars, counted per distinct word)', { bigrams: false, chars: true, minN: 3, maxN: 5 }],
+    ['with bigrams (counted per occurrence)', ALL],
+    ['words only', WORDS_ONLY],
+    ['n-grams 1–8', { bigrams: false, chars: true, minN: 1, maxN: 8 }],
+  ] as const)('gives the same keys, counts, families, weights and order: %s', (_name, o) => {
+    const plain = new FeatureExtractor(o);
+    const weighted = new FeatureExtractor(o, weigh);
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(extracted(plain, t)).toEqual(referenceFeatures(t, o));
+        expect(extracted(weighted, t)).toEqual(referenceFeatures(t, o, weigh));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('gives the same features with a tiny cache that clears every few texts', () => {
+    const o = { bigrams: false, chars: true, minN: 3, maxN: 5 };
+    const tiny = new FeatureExtractor(o, undefined, { maxWords: 4, maxGrams: 40 });
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(extracted(tiny, t)).toEqual(referenceFeatures(t, o));
+      }),
+      { numRuns: 200 },
+    );
+    expect(tiny.cacheClears).toBeGreaterThan(10);
   });
 });

@@ -3,9 +3,11 @@
  * three families (stemmed word unigrams, word bigrams, character n-grams within words). Shared by
  * the embedder and by IDF fitting so both see exactly the same keys. Internal: not re-exported.
  */
-import { stem, words } from '../text/tokens.js';
-import { STOPWORDS } from '../text/stopwords.js';
-import { combine32, fmix32, fnv1a32, FNV_OFFSET, FNV_PRIME } from './feature-hash.js';
+import { combine32 } from './feature-hash.js';
+import { charGramCount, WordFeatureCache, writeCharGramKeys } from './word-feature-cache.js';
+import type { KeyWeight, WordCacheOptions } from './word-feature-cache.js';
+
+export type { KeyWeight } from './word-feature-cache.js';
 
 /** Feature families. Each family's keys are seeded differently, so "cat" the word and "cat" the trigram never meet. */
 export const FAMILY_UNIGRAM = 0;
@@ -13,14 +15,8 @@ export const FAMILY_BIGRAM = 1;
 export const FAMILY_CHAR = 2;
 export type Family = typeof FAMILY_UNIGRAM | typeof FAMILY_BIGRAM | typeof FAMILY_CHAR;
 
-const SEED_UNIGRAM = 0x2f6b3a1d;
-const SEED_BIGRAM = 0x5bd1e995;
-const SEED_CHAR = 0x1b873593;
-/** Boundary markers for character n-grams (`<word>`); control codes that `words()` never yields. */
-const BEGIN = 0x02;
-const END = 0x03;
-/** Word-cache size; the cache is cleared when full (it only saves time, never changes output). */
-const WORD_CACHE_LIMIT = 100_000;
+/** Seed of the bigram family (unigram and character seeds live in word-feature-cache.ts). */
+export const SEED_BIGRAM = 0x5bd1e995;
 
 export interface FeatureOptions {
   bigrams: boolean;
@@ -48,14 +44,15 @@ export class FeatureCounts {
     this.size = 0;
   }
 
-  add(key: number, family: Family, weight = 1): void {
+  /** Counts `key` `times` more times; its family and weight are those given the first time. */
+  add(key: number, family: Family, weight = 1, times = 1): void {
     const mask = this.slots.length - 1;
     let s = (key ^ (key >>> 15)) & mask;
     for (;;) {
       const at = this.slots[s]!;
       if (at === 0) break;
       if (this.keys[at - 1] === key) {
-        this.counts[at - 1]!++;
+        this.counts[at - 1]! += times;
         return;
       }
       s = (s + 1) & mask;
@@ -63,7 +60,7 @@ export class FeatureCounts {
     const i = this.size++;
     if (i >= this.keys.length) this.growLists();
     this.keys[i] = key;
-    this.counts[i] = 1;
+    this.counts[i] = times;
     this.families[i] = family;
     this.weights[i] = weight;
     this.slots[s] = i + 1;
@@ -99,84 +96,43 @@ export class FeatureCounts {
   }
 }
 
-interface WordEntry {
-  /** Hash of the stem (unseeded): input to unigram and bigram keys. */
-  term: number;
-  unigram: number;
-  unigramWeight: number;
-  stop: boolean;
-  /** Character n-gram keys of `<word>`, in order, and their weights (looked up once per word, not per use). */
-  grams: Int32Array;
-  gramWeights: Float64Array;
-}
-
-/** Weight of a feature key (the IDF); absent → every feature weighs 1. */
-export type KeyWeight = (key: number) => number;
-
 /**
  * Character n-gram keys of `<word>` for n in [minN, maxN], by rolling FNV-1a over char codes from
  * each start (no substring allocation). A word shorter than minN − 2 gives its whole padded form.
  */
 export function charGramKeys(word: string, minN: number, maxN: number): Int32Array {
-  const len = word.length + 2;
-  const code = (i: number): number => (i === 0 ? BEGIN : i === len - 1 ? END : word.charCodeAt(i - 1));
-  const out: number[] = [];
-  if (len < minN) {
-    let h = FNV_OFFSET;
-    for (let j = 0; j < len; j++) h = Math.imul(h ^ code(j), FNV_PRIME);
-    out.push(fmix32(h ^ SEED_CHAR) | 0);
-  }
-  for (let i = 0; i + minN <= len; i++) {
-    let h = FNV_OFFSET;
-    const stop = Math.min(len, i + maxN);
-    for (let j = i; j < stop; j++) {
-      h = Math.imul(h ^ code(j), FNV_PRIME);
-      if (j - i + 1 >= minN) out.push(fmix32(h ^ SEED_CHAR) | 0);
-    }
-  }
-  return Int32Array.from(out);
-}
-
-/** The word without an apostrophe suffix: "don't" → "don", "brain’s" → "brain" (as contentTerms does). */
-function stripClitic(w: string): string {
-  const a = w.indexOf("'");
-  const b = w.indexOf('’');
-  const cut = a === -1 ? b : b === -1 ? a : Math.min(a, b);
-  return cut === -1 ? w : w.slice(0, cut);
+  const out = new Int32Array(charGramCount(word.length, minN, maxN));
+  writeCharGramKeys(word, minN, maxN, out, 0);
+  return out;
 }
 
 /**
  * Extracts features into a FeatureCounts. Holds a bounded cache from folded word to its stem hash
- * and n-gram keys, which is where the speed comes from (most words repeat).
+ * and n-gram keys (`WordFeatureCache`), which is where the speed comes from (most words repeat).
  */
 export class FeatureExtractor {
-  private readonly cache = new Map<string, WordEntry>();
+  private readonly cache: WordFeatureCache;
+  /** Per-text distinct words: `seen[id] === stamp` marks a word already met, at `slot[id]`. */
+  private seen = new Int32Array(0);
+  private slot = new Int32Array(0);
+  private stamp = 0;
+  private distinct = new Int32Array(256);
+  private times = new Int32Array(256);
 
   constructor(
     private readonly options: FeatureOptions,
     private readonly weigh?: KeyWeight,
-  ) {}
+    limits: Pick<WordCacheOptions, 'maxWords' | 'maxGrams'> = {},
+  ) {
+    this.cache = new WordFeatureCache(
+      { chars: options.chars, minN: options.minN, maxN: options.maxN, ...limits },
+      weigh,
+    );
+  }
 
-  private entry(bare: string): WordEntry {
-    let e = this.cache.get(bare);
-    if (e !== undefined) return e;
-    const term = fnv1a32(stem(bare));
-    const unigram = fmix32(term ^ SEED_UNIGRAM) | 0;
-    const grams = this.options.chars
-      ? charGramKeys(bare, this.options.minN, this.options.maxN)
-      : new Int32Array(0);
-    const weigh = this.weigh;
-    e = {
-      term,
-      unigram,
-      unigramWeight: weigh === undefined ? 1 : weigh(unigram),
-      stop: STOPWORDS.has(bare),
-      grams,
-      gramWeights: Float64Array.from(grams, (g) => (weigh === undefined ? 1 : weigh(g))),
-    };
-    if (this.cache.size >= WORD_CACHE_LIMIT) this.cache.clear();
-    this.cache.set(bare, e);
-    return e;
+  /** Times the word cache was cleared (for tests and benches). */
+  get cacheClears(): number {
+    return this.cache.clears;
   }
 
   /**
@@ -184,33 +140,108 @@ export class FeatureExtractor {
    * dropped) give a stemmed unigram, a bigram with the previous content word and their character
    * n-grams. A text made only of stop-words falls back to their unigrams, so "to be or not to be"
    * still has a vector. Returns the number of features counted (0 → zero vector).
+   *
+   * Keys are inserted in the order of their first occurrence in the text, so sums over `out` are
+   * the same whichever way they are counted: without bigrams each distinct word is counted once,
+   * with its multiplicity, in order of first occurrence (which first-inserts every key at the same
+   * point as counting occurrence by occurrence would).
    */
   extract(text: string, out: FeatureCounts): number {
     out.reset();
-    const { bigrams, chars } = this.options;
+    const cache = this.cache;
+    const n = cache.tokenize(text);
+    if (this.options.bigrams) return this.extractSequential(n, out);
+    // Distinct words in order of first occurrence, with multiplicities.
+    // Stamps only grow, so entries reused after a cache clear never look already met.
+    if (this.seen.length < cache.size || this.stamp === 0x7fffffff) {
+      this.seen = new Int32Array(Math.max(cache.stop.length, cache.size));
+      this.slot = new Int32Array(this.seen.length);
+      this.stamp = 0;
+    }
+    const stamp = ++this.stamp;
+    const seen = this.seen;
+    const slot = this.slot;
+    const ids = cache.ids;
+    if (this.distinct.length < n) {
+      this.distinct = new Int32Array(n);
+      this.times = new Int32Array(n);
+    }
+    const distinct = this.distinct;
+    const times = this.times;
+    let nd = 0;
+    let content = 0;
+    for (let t = 0; t < n; t++) {
+      const id = ids[t]!;
+      if (seen[id] === stamp) {
+        times[slot[id]!]!++;
+      } else {
+        seen[id] = stamp;
+        slot[id] = nd;
+        distinct[nd] = id;
+        times[nd++] = 1;
+        content += cache.stop[id]! ^ 1;
+      }
+    }
+    const stop = cache.stop;
+    const unigram = cache.unigram;
+    const unigramWeight = cache.unigramWeight;
+    if (content === 0) {
+      for (let d = 0; d < nd; d++) {
+        const id = distinct[d]!;
+        out.add(unigram[id]!, FAMILY_UNIGRAM, unigramWeight[id]!, times[d]!);
+      }
+      return out.size;
+    }
+    const chars = this.options.chars;
+    const gramStart = cache.gramStart;
+    const gramKeys = cache.gramKeys;
+    const gramWeights = cache.gramWeights;
+    const weighted = this.weigh !== undefined;
+    for (let d = 0; d < nd; d++) {
+      const id = distinct[d]!;
+      if (stop[id] === 1) continue;
+      const m = times[d]!;
+      out.add(unigram[id]!, FAMILY_UNIGRAM, unigramWeight[id]!, m);
+      if (!chars) continue;
+      const end = gramStart[id + 1]!;
+      if (weighted) {
+        for (let g = gramStart[id]!; g < end; g++) out.add(gramKeys[g]!, FAMILY_CHAR, gramWeights[g]!, m);
+      } else {
+        for (let g = gramStart[id]!; g < end; g++) out.add(gramKeys[g]!, FAMILY_CHAR, 1, m);
+      }
+    }
+    return out.size;
+  }
+
+  /** Occurrence by occurrence (needed for bigrams, which depend on the word sequence). */
+  private extractSequential(n: number, out: FeatureCounts): number {
+    const cache = this.cache;
+    const { chars } = this.options;
+    const weigh = this.weigh;
     let prev = 0;
     let havePrev = false;
-    let stops: WordEntry[] | undefined;
-    for (const w of words(text)) {
-      const bare = stripClitic(w);
-      if (bare.length === 0) continue;
-      const e = this.entry(bare);
-      if (e.stop) {
-        if (out.size === 0) (stops ??= []).push(e);
-        continue;
+    for (let t = 0; t < n; t++) {
+      const id = cache.ids[t]!;
+      if (cache.stop[id] === 1) continue;
+      out.add(cache.unigram[id]!, FAMILY_UNIGRAM, cache.unigramWeight[id]!);
+      const term = cache.term[id]!;
+      if (havePrev) {
+        const key = combine32(prev, term ^ SEED_BIGRAM) | 0;
+        out.add(key, FAMILY_BIGRAM, weigh === undefined ? 1 : weigh(key));
       }
-      out.add(e.unigram, FAMILY_UNIGRAM, e.unigramWeight);
-      if (bigrams && havePrev) {
-        const key = combine32(prev, e.term ^ SEED_BIGRAM) | 0;
-        out.add(key, FAMILY_BIGRAM, this.weigh === undefined ? 1 : this.weigh(key));
-      }
-      prev = e.term;
+      prev = term;
       havePrev = true;
-      if (chars)
-        for (let g = 0; g < e.grams.length; g++) out.add(e.grams[g]!, FAMILY_CHAR, e.gramWeights[g]!);
+      if (!chars) continue;
+      const end = cache.gramStart[id + 1]!;
+      for (let g = cache.gramStart[id]!; g < end; g++) {
+        out.add(cache.gramKeys[g]!, FAMILY_CHAR, weigh === undefined ? 1 : cache.gramWeights[g]!);
+      }
     }
-    if (out.size === 0 && stops !== undefined) {
-      for (const e of stops) out.add(e.unigram, FAMILY_UNIGRAM, e.unigramWeight);
+    if (out.size === 0) {
+      for (let t = 0; t < n; t++) {
+        const id = cache.ids[t]!;
+        out.add(cache.unigram[id]!, FAMILY_UNIGRAM, cache.unigramWeight[id]!);
+      }
     }
     return out.size;
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { isQuiverError } from '../errors.js';
 import { hashingFeatureOptions } from './hashing.js';
 import { FeatureCounts, FeatureExtractor } from './hashing-features.js';
@@ -9,6 +10,7 @@ import {
   HASHING_IDF_FORMAT_VERSION,
   IdfTable,
   idfFingerprint,
+  KeyCounter,
   smoothIdf,
 } from './hashing-idf.js';
 
@@ -105,5 +107,36 @@ describe('encodeHashingIdf / decodeHashingIdf', () => {
     ['df above docCount', (v: DataView) => v.setUint32(4, 0, true)],
   ])('rejects %s with SCHEMA', (_name, edit) => {
     expect(isQuiverError(corrupt(edit), 'SCHEMA')).toBe(true);
+  });
+});
+
+describe('KeyCounter', () => {
+  it('counts like a Map for any keys, signed or unsigned, through growth', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -(2 ** 31), max: 2 ** 32 - 1 }), { maxLength: 300 }), (keys) => {
+        const counter = new KeyCounter();
+        const want = new Map<number, number>();
+        // Repeat a prefix so some keys count more than once.
+        for (const k of [...keys, ...keys.slice(0, keys.length >> 1)]) {
+          counter.increment(k);
+          want.set(k | 0, (want.get(k | 0) ?? 0) + 1);
+        }
+        expect(counter.size).toBe(want.size);
+        for (const [k, c] of want) expect(counter.get(k)).toBe(c);
+        const atLeast2 = [...want].filter(([, c]) => c >= 2).map(([k]) => k >>> 0);
+        expect(Array.from(counter.keysAtLeast(2)).sort((a, b) => a - b)).toEqual(
+          atLeast2.sort((a, b) => a - b),
+        );
+      }),
+    );
+  });
+
+  it('gives 0 for a key never counted, and grows past its initial 65,536 slots', () => {
+    const counter = new KeyCounter();
+    expect(counter.get(12345)).toBe(0);
+    for (let k = 0; k < 100_000; k++) counter.increment(k * 2654435761);
+    expect(counter.size).toBe(100_000);
+    expect(counter.get(99_999 * 2654435761)).toBe(1);
+    expect(counter.get(1)).toBe(0);
   });
 });

@@ -40,23 +40,84 @@ export function smoothIdf(docCount: number, df: number): number {
 export function fitHashingIdf(texts: Iterable<string>, options: FeatureOptions): HashingIdf {
   const extractor = new FeatureExtractor(options);
   const counts = new FeatureCounts();
-  // Signed keys: small-integer Map keys hash fast; unsigned ones above 2^31 would be heap numbers.
-  const df = new Map<number, number>();
+  const df = new KeyCounter();
   let docCount = 0;
   for (const text of texts) {
     docCount++;
     const n = extractor.extract(text, counts);
-    for (let i = 0; i < n; i++) {
-      const k = counts.keys[i]!;
-      df.set(k, (df.get(k) ?? 0) + 1);
+    for (let i = 0; i < n; i++) df.increment(counts.keys[i]!);
+  }
+  const keys = df.keysAtLeast(2).sort();
+  const out = new Uint32Array(keys.length);
+  for (let i = 0; i < keys.length; i++) out[i] = df.get(keys[i]! | 0);
+  return { formatVersion: HASHING_IDF_FORMAT_VERSION, docCount, keys, df: out };
+}
+
+/**
+ * Count per 32-bit key: open addressing over Int32 keys with a parallel count array (count 0 marks
+ * an empty slot), doubling at half load. Several times faster than a Map<number, number> for the
+ * millions of increments of an IDF fit.
+ */
+export class KeyCounter {
+  private keys = new Int32Array(1 << 16);
+  private counts = new Uint32Array(1 << 16);
+  /** Number of distinct keys. */
+  size = 0;
+
+  /** Adds 1 to the count of `key` (any 32-bit integer, signed or not). */
+  increment(key: number): void {
+    key |= 0;
+    const mask = this.keys.length - 1;
+    let s = (key ^ (key >>> 15)) & mask;
+    for (;;) {
+      const c = this.counts[s]!;
+      if (c === 0) break;
+      if (this.keys[s] === key) {
+        this.counts[s] = c + 1;
+        return;
+      }
+      s = (s + 1) & mask;
+    }
+    this.keys[s] = key;
+    this.counts[s] = 1;
+    if (++this.size * 2 > this.keys.length) this.grow();
+  }
+
+  /** The count of `key` (0 when never incremented). */
+  get(key: number): number {
+    key |= 0;
+    const mask = this.keys.length - 1;
+    let s = (key ^ (key >>> 15)) & mask;
+    for (;;) {
+      const c = this.counts[s]!;
+      if (c === 0 || this.keys[s] === key) return c;
+      s = (s + 1) & mask;
     }
   }
-  const kept: number[] = [];
-  for (const [k, c] of df) if (c >= 2) kept.push(k >>> 0);
-  const keys = Uint32Array.from(kept).sort();
-  const out = new Uint32Array(keys.length);
-  for (let i = 0; i < keys.length; i++) out[i] = df.get(keys[i]! | 0)!;
-  return { formatVersion: HASHING_IDF_FORMAT_VERSION, docCount, keys, df: out };
+
+  /** The keys (as unsigned) counted at least `min` ≥ 1 times, in table order. */
+  keysAtLeast(min: number): Uint32Array {
+    const out: number[] = [];
+    for (let s = 0; s < this.keys.length; s++) if (this.counts[s]! >= min) out.push(this.keys[s]! >>> 0);
+    return Uint32Array.from(out);
+  }
+
+  private grow(): void {
+    const keys = this.keys;
+    const counts = this.counts;
+    this.keys = new Int32Array(keys.length * 2);
+    this.counts = new Uint32Array(keys.length * 2);
+    const mask = this.keys.length - 1;
+    for (let i = 0; i < keys.length; i++) {
+      const c = counts[i]!;
+      if (c === 0) continue;
+      const key = keys[i]!;
+      let s = (key ^ (key >>> 15)) & mask;
+      while (this.counts[s] !== 0) s = (s + 1) & mask;
+      this.keys[s] = key;
+      this.counts[s] = c;
+    }
+  }
 }
 
 /**
