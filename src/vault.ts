@@ -25,6 +25,14 @@ import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { RollbackResult, Store, StoreStats, TranscriptRecord } from './store/store.js';
 import type { BatchRecord, DocumentRecord, QueryMode, SearchFilter, SectionRecord } from './types.js';
 
+/** Progress of building the vector index (HNSW above `ann.threshold`): rows inserted of total. */
+export type IndexProgress = (done: number, total: number) => void;
+
+/** Options of `Vault.add`: ingest options plus progress of the vector index update that follows. */
+export interface VaultAddOptions extends AddOptions {
+  onIndexProgress?: IndexProgress;
+}
+
 /** Per-call retrieval options; anything left out comes from the configuration. */
 export interface SearchOptions {
   limit?: number;
@@ -208,25 +216,32 @@ export class Vault {
    */
   async add(
     inputs: readonly AddInput[],
-    options: AddOptions = {},
+    options: VaultAddOptions = {},
   ): Promise<AddReport & { refit: ReindexResult | null }> {
     if (inputs.length === 0)
       throw new QuiverError('BAD_INPUT', 'quiver: add needs at least one path or text');
     if ((await this.store.getMeta(EMBEDDER_META_KEY)) === null)
       await this.store.setMeta(EMBEDDER_META_KEY, this.embedder.id);
+    const { onIndexProgress, ...ingestOptions } = options;
     const report = await ingest(this.store, this.embedder, inputs, {
       root: this.root,
       chunkChars: this.config['ingest.chunkChars'],
       maxFileBytes: this.config['ingest.maxFileBytes'],
-      ...options,
+      ...ingestOptions,
     });
     let refit: ReindexResult | null = null;
     if (this.config['embedder.provider'] === 'builtin' && report.batch.added + report.batch.updated > 0) {
       const fittedOn = await this.store.getMeta(FITTED_ON_KEY);
       const chunks = (await this.store.stats()).chunks;
       if (needsFit(fittedOn === null ? null : Number(fittedOn), chunks))
-        refit = await this.reindex({ refit: true });
+        refit = await this.reindex({
+          refit: true,
+          ...(onIndexProgress === undefined ? {} : { onIndexProgress }),
+        });
     }
+    // Build or update the vector index now (above the ANN threshold), not in the first search.
+    if (report.batch.added + report.batch.updated > 0 && refit === null)
+      await this.store.prepareVectorIndex?.(this.embedder.id, onIndexProgress);
     return { ...report, refit };
   }
 
@@ -234,7 +249,9 @@ export class Vault {
    * Re-embed every chunk with the configured embedder (resumable after a crash). With the built-in
    * embedder and `refit`, first refit its IDF on the vault's chunks.
    */
-  async reindex(options: ReindexOptions & { refit?: boolean } = {}): Promise<ReindexResult> {
+  async reindex(
+    options: ReindexOptions & { refit?: boolean; onIndexProgress?: IndexProgress } = {},
+  ): Promise<ReindexResult> {
     let target = this.embedder;
     if (this.config['embedder.provider'] === 'builtin' && options.refit === true) {
       target = await fitBuiltin(
@@ -243,8 +260,10 @@ export class Vault {
       );
       await this.store.setMeta(FITTED_ON_KEY, String((await this.store.stats()).chunks));
     }
-    const r = await reindex(this.store, target, options);
+    const { onIndexProgress, ...rest } = options;
+    const r = await reindex(this.store, target, rest);
     this.useEmbedder(target);
+    await this.store.prepareVectorIndex?.(target.id, onIndexProgress);
     return r;
   }
 

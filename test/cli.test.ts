@@ -1,5 +1,5 @@
 // End to end through the CLI with a real SQLite file and the bundled demo corpus.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers.js';
@@ -234,5 +234,20 @@ describe('quiver add: bad files, stdin and undo', () => {
       }>().results,
     ).toEqual([]);
     t.cleanup();
+  });
+});
+
+describe('quiver add above the ANN threshold', () => {
+  it('builds the vector index during add, so the first search does not', async () => {
+    const path = join(tmp.dir, 'ann.db');
+    const env = { ...process.env, QUIVER_ANN_THRESHOLD: '50', QUIVER_ANN_EF_CONSTRUCTION: '32' };
+    const add = await runCli(['add', 'demo/corpus', '--vault', path, '--json'], { env });
+    expect(add.code, add.stderr).toBe(0);
+    const doctor = await runCli(['doctor', '--vault', path, '--json'], { env });
+    expect(doctor.code, doctor.stderr).toBe(0);
+    const ann = doctor.json<{ ann: { mode: string; index: string; file: string | null } }>().ann;
+    expect(ann.mode).toBe('hnsw');
+    expect(ann.index).toBe('current');
+    expect(existsSync(ann.file!)).toBe(true);
   });
 });

@@ -35,6 +35,7 @@ export function progressBar(io: CliIO, quiet: boolean, what: string): Progress {
     },
     stop() {
       if (started) bar.stop();
+      started = false;
     },
   };
 }

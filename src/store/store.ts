@@ -190,6 +190,14 @@ export interface Store {
    * them contain it (unknown stems are absent). Feeds pseudo-relevance feedback (retrieve/prf.ts).
    */
   termStats(stems: readonly string[]): Promise<TermStats>;
+  /**
+   * Bring any approximate vector index up to date now (build, load or reconcile) rather than at
+   * the first search; stores without one leave this out.
+   */
+  prepareVectorIndex?(
+    fingerprint: string,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<unknown>;
   /** Chunks ranked by cosine to the query vector, best first. */
   vectorSearch(query: VectorQuery): Promise<ChunkHit[]>;
   /** Stored vectors of the given chunks under one fingerprint. */

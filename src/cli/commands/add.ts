@@ -40,6 +40,7 @@ export const addCommand: Command = {
       throw new QuiverError('BAD_INPUT', 'quiver add: give at least one path, - for stdin, or --text');
     const vault = await ctx.openVault();
     const bar = progressBar(ctx.io, ctx.quiet, 'ingest');
+    const indexBar = progressBar(ctx.io, ctx.quiet, 'vector index');
     const include = strs(ctx.values, 'include');
     const exclude = strs(ctx.values, 'exclude');
     let report;
@@ -48,9 +49,14 @@ export const addCommand: Command = {
         ...(include === undefined ? {} : { include }),
         ...(exclude === undefined ? {} : { exclude }),
         onProgress: (p) => bar.update(p.done, p.total, p.source),
+        onIndexProgress: (done, total) => {
+          bar.stop();
+          indexBar.update(done, total, '');
+        },
       });
     } finally {
       bar.stop();
+      indexBar.stop();
     }
     const { batch, items } = report;
     if (ctx.json) {

@@ -10,14 +10,20 @@ export const reindexCommand: Command = {
   async run(ctx) {
     const vault = await ctx.openVault({ allowEmbedderMismatch: true });
     const bar = progressBar(ctx.io, ctx.quiet, 'reindex');
+    const indexBar = progressBar(ctx.io, ctx.quiet, 'vector index');
     let r;
     try {
       r = await vault.reindex({
         refit: ctx.values.refit === true,
         onProgress: (done, total) => bar.update(done, total, ''),
+        onIndexProgress: (done, total) => {
+          bar.stop();
+          indexBar.update(done, total, '');
+        },
       });
     } finally {
       bar.stop();
+      indexBar.stop();
     }
     if (ctx.json) ctx.out(`${JSON.stringify(r)}\n`);
     else

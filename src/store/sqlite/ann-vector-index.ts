@@ -122,6 +122,8 @@ export class AnnVectorLeg {
   private readonly counts = new Map<string, { rev: string; count: number }>();
   private readonly pending = new Map<string, Promise<Entry | null>>();
   private readonly statuses = new Map<string, AnnStatus>();
+  /** Progress callback of the `prepare` call in flight, if any. */
+  private buildProgress: ((done: number, total: number) => void) | null = null;
 
   constructor(
     private readonly db: Database.Database,
@@ -179,8 +181,16 @@ export class AnnVectorLeg {
    * Bring the fingerprint's index up to date (load, reconcile or build as needed) and say what the
    * vector leg does for it. Searches do this themselves; call it to build ahead of time.
    */
-  async prepare(fingerprint: string): Promise<AnnStatus> {
-    await this.current(fingerprint);
+  async prepare(
+    fingerprint: string,
+    onBuildProgress?: (done: number, total: number) => void,
+  ): Promise<AnnStatus> {
+    this.buildProgress = onBuildProgress ?? null;
+    try {
+      await this.current(fingerprint);
+    } finally {
+      this.buildProgress = null;
+    }
     return { ...this.status(fingerprint) };
   }
 
@@ -344,12 +354,13 @@ export class AnnVectorLeg {
     rows.forEach((r, i) => data.set(blobToVector(r[3]), i * dims));
     const live: LiveRows = { ids, docIds: rows.map((r) => r[1]), sectionIds: rows.map((r) => r[2]) };
     rows.length = 0;
+    const progress = this.buildProgress ?? this.options.onBuildProgress;
     const index = await HnswIndex.build(ids, data, {
       fingerprint,
       dims,
       stamp: rev,
       params: { space: 'ip', ...this.params },
-      ...(this.options.onBuildProgress === undefined ? {} : { onProgress: this.options.onBuildProgress }),
+      ...(progress === undefined ? {} : { onProgress: progress }),
     });
     const e = this.entry(index);
     ids.forEach((id) => {

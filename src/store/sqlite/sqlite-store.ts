@@ -719,8 +719,11 @@ export class SqliteStore implements Store {
    * reconciling or building it) when the vault is above the threshold. Searches do this lazily;
    * call it to pay a build ahead of time.
    */
-  async prepareVectorIndex(fingerprint: string): Promise<AnnStatus> {
-    return this.ann.prepare(fingerprint);
+  async prepareVectorIndex(
+    fingerprint: string,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<AnnStatus> {
+    return this.ann.prepare(fingerprint, onProgress);
   }
 
   /** The vector leg's mode and saved index state for a fingerprint, without loading or building. */
