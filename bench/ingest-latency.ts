@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { createPrng } from '../src/math/prng.js';
 import { Vault } from '../src/index.js';
-import { dataPath, mdTable, median, OUT_DIR, percentile, writeSection } from './lib.js';
+import { dataPath, mdTable, median, OUT_DIR, percentile, quiverPeakMemory, writeSection } from './lib.js';
 
 function dropVault(path: string): void {
   for (const s of ['', '-wal', '-shm']) rmSync(path + s, { force: true });
@@ -86,8 +86,18 @@ async function latency(
   const v = await Vault.open({ overrides: { vault: vaultPath } });
   const out: Record<string, { p50: number; p95: number }> = {};
   const configs = {
+    'lexical leg, no feedback': {
+      legs: 'lexical' as const,
+      feedbackWeight: 0,
+      select: { method: 'topk' as const },
+    },
     'lexical leg': { legs: 'lexical' as const, select: { method: 'topk' as const } },
     'vector leg': { legs: 'vector' as const, select: { method: 'topk' as const } },
+    'fused (top-k), no feedback': {
+      legs: 'both' as const,
+      feedbackWeight: 0,
+      select: { method: 'topk' as const },
+    },
     'fused (top-k)': { legs: 'both' as const, select: { method: 'topk' as const } },
     'default search (fused + selection)': {},
   };
@@ -133,6 +143,14 @@ export async function benchIngestLatency(sizes = [10_000, 100_000]): Promise<voi
   }
   md +=
     mdTable(['input', 'documents', 'chunks', 'runs', 'seconds (median)', 'chunks/s (median)'], rows) + '\n';
+  if (sf !== null) {
+    const path = join(OUT_DIR, 'ingest-peak.db');
+    dropVault(path);
+    const peak = quiverPeakMemory(['add', sf, '--vault', path, '--quiet', '--json']);
+    dropVault(path);
+    if (peak !== null)
+      md += `\nPeak memory of \`quiver add\` on SciFact corpus.jsonl in a fresh process (\`/usr/bin/time -v\`, maximum resident set size): ${peak.peakMiB.toFixed(0)} MiB (${peak.seconds.toFixed(1)} s including start-up).\n`;
+  }
 
   const queries: string[] = [];
   const qf = dataPath('scifact', 'queries.jsonl');

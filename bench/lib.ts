@@ -89,3 +89,22 @@ export function timeIt<T>(fn: () => T): { ms: number; value: T } {
   const value = fn();
   return { ms: performance.now() - t, value };
 }
+
+/**
+ * Run `quiver …` under GNU time (`/usr/bin/time -v`) and return its peak resident set size in MiB
+ * and wall seconds; null when GNU time is not installed.
+ */
+export function quiverPeakMemory(args: string[]): { peakMiB: number; seconds: number } | null {
+  if (!existsSync('/usr/bin/time')) return null;
+  const t = performance.now();
+  const r = spawnSync('/usr/bin/time', ['-v', process.execPath, 'bin/quiver.js', ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    env: { ...process.env, QUIVER_PROGRESS: 'false' },
+  });
+  const seconds = (performance.now() - t) / 1000;
+  if (r.status !== 0 && r.status !== 4)
+    throw new Error(`quiver ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+  const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
+  return m === null ? null : { peakMiB: Number(m[1]) / 1024, seconds };
+}

@@ -27,6 +27,10 @@ interface Config {
 }
 
 export const CONFIGS: Config[] = [
+  {
+    name: 'lexical (any), no feedback',
+    args: ['--legs', 'lexical', '--mode', 'any', '--feedback-weight', '0'],
+  },
   { name: 'lexical (any)', args: ['--legs', 'lexical', '--mode', 'any'] },
   { name: 'lexical (all)', args: ['--legs', 'lexical', '--mode', 'all'] },
   { name: 'vector', args: ['--legs', 'vector'] },
@@ -34,6 +38,7 @@ export const CONFIGS: Config[] = [
     name: `fused w_vec=${w}`,
     args: ['--legs', 'both', '--vector-weight', String(w)],
   })),
+  { name: 'default fusion, no feedback', args: ['--feedback-weight', '0'] },
   { name: 'default fusion (top-k)', args: [] },
 ];
 
@@ -154,7 +159,7 @@ async function peers(set: BeirSet): Promise<{ name: string; scores: Scores; p50:
 async function quiverLatency(
   vault: string,
   set: BeirSet,
-  args: { legs?: 'lexical' | 'both' },
+  args: { legs?: 'lexical' | 'both'; feedbackWeight?: number },
 ): Promise<{ p50: number; p95: number }> {
   const v = await Vault.open({ overrides: { vault } });
   const times: number[] = [];
@@ -163,6 +168,7 @@ async function quiverLatency(
       limit: 10,
       select: { method: 'topk' },
       ...(args.legs ? { legs: args.legs } : {}),
+      ...(args.feedbackWeight === undefined ? {} : { feedbackWeight: args.feedbackWeight }),
     });
   for (const q of set.queries) {
     const t = performance.now();
@@ -170,6 +176,7 @@ async function quiverLatency(
       limit: 10,
       select: { method: 'topk' },
       ...(args.legs ? { legs: args.legs } : {}),
+      ...(args.feedbackWeight === undefined ? {} : { feedbackWeight: args.feedbackWeight }),
     });
     times.push(performance.now() - t);
   }
@@ -209,7 +216,9 @@ export async function benchRetrievalQuality(fresh = false): Promise<void> {
       process.stderr.write(`${name} ${c.name}: nDCG@10 ${s.ndcg10.toFixed(4)}\n`);
     }
     const lex = await quiverLatency(vault, set, { legs: 'lexical' });
+    const lexPlain = await quiverLatency(vault, set, { legs: 'lexical', feedbackWeight: 0 });
     const fused = await quiverLatency(vault, set, {});
+    const row = (n: string) => rows.find((r) => r[0] === n)!;
     const peerRows = await peers(set);
     md += `\n### ${label}\n\n${mdTable(['configuration', 'nDCG@10', 'recall@100', 'MRR@10'], rows)}\n`;
     const def = rows[rows.length - 1]!;
@@ -217,7 +226,12 @@ export async function benchRetrievalQuality(fresh = false): Promise<void> {
       ['system', 'nDCG@10', 'recall@100', 'MRR@10', 'query p50 ms'],
       [
         ['quiver default fusion (top-k)', def[1]!, def[2]!, def[3]!, fused.p50.toFixed(2)],
-        ['quiver lexical leg', rows[0]![1]!, rows[0]![2]!, rows[0]![3]!, lex.p50.toFixed(2)],
+        ['quiver lexical leg', ...row('lexical (any)').slice(1), lex.p50.toFixed(2)],
+        [
+          'quiver lexical leg, no feedback',
+          ...row('lexical (any), no feedback').slice(1),
+          lexPlain.p50.toFixed(2),
+        ],
         ...peerRows.map((p) => [
           p.name,
           p.scores.ndcg10,

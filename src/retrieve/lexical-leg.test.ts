@@ -12,7 +12,7 @@ const W = { body: 1, title: 3, heading: 1 };
 const FEEDBACK = { weight: 0.2, docs: 3, terms: 10 };
 
 // Twelve notes on kilns (the query's word), one on "firing chambers" that never says "kiln" but
-// shares their vocabulary, and filler that shares nothing.
+// shares their vocabulary, and filler that shares nothing (so the shared words stay under a fifth of all sections).
 beforeAll(async () => {
   store = SqliteStore.open(join(dir, 'v.db'));
   const texts: [string, string][] = [];
@@ -25,7 +25,7 @@ beforeAll(async () => {
     'chamber.md',
     'Stoneware firing chambers hold glaze at cone temperatures in a reduction atmosphere.',
   ]);
-  for (let i = 0; i < 12; i++)
+  for (let i = 0; i < 60; i++)
     texts.push([`other-${i}.md`, `Bread dough rises ${i} hours before baking in the oven.`]);
   for (const [source, text] of texts) {
     const doc = makeDoc(source, [{ title: source, text }]);

@@ -32,6 +32,11 @@ describe('expansionTerms', () => {
     expect(t).toEqual(['suction']);
   });
 
+  it('skips stems found in more than a fifth of the sections', () => {
+    const t = expansionTerms(['boundary'], sections, stats(10, { transit: 3, suction: 2 }), 5);
+    expect(t).toEqual(['suction']);
+  });
+
   it('returns nothing without sections, terms or documents', () => {
     expect(expansionTerms(['a'], [], df, 5)).toEqual([]);
     expect(expansionTerms(['a'], sections, df, 0)).toEqual([]);
@@ -43,7 +48,7 @@ describe('expansionTerms', () => {
       { score: 50, text: 'alpha alpha alpha' },
       { score: 1, text: 'omega omega omega omega' },
     ];
-    expect(expansionTerms(['x'], s, stats(10, { alpha: 3, omega: 3 }), 1)).toEqual(['alpha']);
+    expect(expansionTerms(['x'], s, stats(100, { alpha: 3, omega: 3 }), 1)).toEqual(['alpha']);
   });
 });
 
