@@ -39,7 +39,7 @@ async function ingestRuns(
  * A folder of JSONL files holding `n` chunks' worth of text re-assembled from SciFact sentences
  * (real text, new documents), 5,000 documents a file so no file nears the size limit.
  */
-function syntheticCorpus(target: number, seed: number): string {
+export function syntheticCorpus(target: number, seed: number): string {
   const dir = join(OUT_DIR, `synthetic-${target}`);
   if (existsSync(`${dir}.done`)) return dir;
   mkdirSync(dir, { recursive: true });

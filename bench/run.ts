@@ -3,7 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { machine, readSection } from './lib.js';
 
-const BENCHES: { name: string; run: () => Promise<unknown> }[] = [
+/** `optIn` benches run only when named (`npm run bench -- scale`). */
+const BENCHES: { name: string; optIn?: boolean; run: () => Promise<unknown> }[] = [
   {
     name: 'retrieval-quality',
     run: async () => (await import('./retrieval-quality.js')).benchRetrievalQuality(),
@@ -17,6 +18,7 @@ const BENCHES: { name: string; run: () => Promise<unknown> }[] = [
   { name: 'noise', run: async () => (await import('./noise.js')).benchNoise() },
   { name: 'ranker-ladder', run: async () => (await import('./ranker-ladder.js')).benchRankerLadder() },
   { name: 'ann', run: async () => (await import('./ann.js')).benchAnn() },
+  { name: 'scale', optIn: true, run: async () => (await import('./scale.js')).benchScale() },
 ];
 
 /** Sections in the order they appear in RESULTS.md (some are written by other bench scripts). */
@@ -26,6 +28,7 @@ const ORDER = [
   'ingest-latency',
   'embedders',
   'ann',
+  'scale',
   'selection',
   'answers',
   'eval',
@@ -35,7 +38,7 @@ const ORDER = [
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const b of BENCHES) {
-  if (wanted.length > 0 && !wanted.includes(b.name)) continue;
+  if (wanted.length > 0 ? !wanted.includes(b.name) : b.optIn === true) continue;
   const t = performance.now();
   process.stderr.write(`bench: ${b.name}…\n`);
   try {
