@@ -12,6 +12,10 @@ const BENCHES: { name: string; optIn?: boolean; run: () => Promise<unknown> }[] 
   { name: 'lexical-design', run: async () => (await import('./lexical-design.js')).benchLexicalDesign() },
   { name: 'ingest-latency', run: async () => (await import('./ingest-latency.js')).benchIngestLatency() },
   { name: 'embedders', run: async () => (await import('./embedders.js')).benchEmbedders() },
+  {
+    name: 'embedder-candidates',
+    run: async () => (await import('./embedder-candidates.js')).benchEmbedderCandidates(),
+  },
   { name: 'selection', run: async () => (await import('./selection.js')).benchSelection() },
   { name: 'answers', run: async () => (await import('./answers.js')).benchAnswers() },
   { name: 'eval', run: async () => (await import('./eval.js')).benchEval() },
@@ -27,6 +31,7 @@ const ORDER = [
   'lexical-design',
   'ingest-latency',
   'embedders',
+  'embedder-candidates',
   'ann',
   'scale',
   'selection',
