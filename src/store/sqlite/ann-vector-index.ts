@@ -2,16 +2,23 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import type { ChunkHit } from '../../types.js';
 import {
+  type AnnEntry,
+  exactSubset,
+  fillMaps,
+  type LiveRows,
+  newAnnEntry,
+  reconcileEntry,
+} from './ann-entry.js';
+import {
   DEFAULT_HNSW_EF_CONSTRUCTION,
   DEFAULT_HNSW_EF_SEARCH,
   DEFAULT_HNSW_M,
-  DEFAULT_HNSW_MAX_DELETED_FRACTION,
   type HnswLoadFailure,
   HnswIndex,
   hnswIndexPath,
   hnswSidecarPath,
 } from './hnsw-index.js';
-import { blobToVector, VectorMatrix } from './vector-cache.js';
+import { blobToVector } from './vector-cache.js';
 import {
   isReconcilable,
   readVectorBreak,
@@ -35,8 +42,6 @@ export const DEFAULT_ANN_THRESHOLD = 50_000;
  * about 1/share as many nodes to find k allowed ones.
  */
 export const DEFAULT_ANN_EXACT_FILTER_SHARE = 0.02;
-/** Vectors inserted between event-loop yields while reconciling. */
-const RECONCILE_BATCH = 512;
 
 export interface AnnOptions {
   /** Live chunks above which HNSW is used. Defaults to {@link DEFAULT_ANN_THRESHOLD}. */
@@ -87,24 +92,6 @@ export interface AnnInspection {
   index: 'none' | 'current' | 'stale' | 'rebuild' | 'missing' | 'unreadable';
 }
 
-interface Entry {
-  index: HnswIndex;
-  docOf: Map<number, string>;
-  sectionOf: Map<number, string>;
-  docChunks: Map<string, number>;
-  /** Live ids whose vector is zero (never indexed): not refetched on every reconcile. */
-  zeros: Set<number>;
-  dirty: boolean;
-}
-
-interface LiveRows {
-  ids: number[];
-  docIds: string[];
-  sectionIds: string[];
-}
-
-const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
-
 /**
  * The vector leg above the threshold: one HNSW index per embedder fingerprint, persisted beside the
  * database and kept in step with it by revision (`vector-revision.ts`). On a search, when the
@@ -113,14 +100,15 @@ const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
  * of another version, not an ancestor of the current revision, or too full of tombstones. A full
  * build is saved at once; a reconciled index is saved at {@link AnnVectorLeg.flush} (store close),
  * always stamped with the revision read before the rows it reflects, so a stale or crashed save
- * can only look older than it is, never newer.
+ * can only look older than it is, never newer. An index in memory, its chunk maps and the
+ * reconcile step are in `ann-entry.ts`; this class decides when to load, reconcile, build or save.
  */
 export class AnnVectorLeg {
   readonly threshold: number;
   private readonly params: { m: number; efConstruction: number; efSearch: number };
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, AnnEntry>();
   private readonly counts = new Map<string, { rev: string; count: number }>();
-  private readonly pending = new Map<string, Promise<Entry | null>>();
+  private readonly pending = new Map<string, Promise<AnnEntry | null>>();
   private readonly statuses = new Map<string, AnnStatus>();
   /** Progress callback of the `prepare` call in flight, if any. */
   private buildProgress: ((done: number, total: number) => void) | null = null;
@@ -195,7 +183,7 @@ export class AnnVectorLeg {
   }
 
   /** The current index, or null when the exact scan applies (at or below the threshold). */
-  private async current(fingerprint: string): Promise<Entry | null> {
+  private async current(fingerprint: string): Promise<AnnEntry | null> {
     for (;;) {
       const rev = readVectorRevision(this.db);
       const s = this.status(fingerprint);
@@ -226,7 +214,7 @@ export class AnnVectorLeg {
     return r === undefined ? 0 : r[0] / 4;
   }
 
-  private async refresh(fingerprint: string, rev: string): Promise<Entry | null> {
+  private async refresh(fingerprint: string, rev: string): Promise<AnnEntry | null> {
     const dims = this.dims(fingerprint);
     if (dims === 0) return null;
     const s = this.status(fingerprint);
@@ -240,7 +228,7 @@ export class AnnVectorLeg {
       );
       s.loadFailure = r.reason;
       if (r.index !== null) {
-        e = this.entry(r.index);
+        e = newAnnEntry(r.index);
         s.source = 'loaded';
       }
     }
@@ -253,17 +241,6 @@ export class AnnVectorLeg {
       }
     }
     return this.build(fingerprint, dims, rev);
-  }
-
-  private entry(index: HnswIndex): Entry {
-    return {
-      index,
-      docOf: new Map(),
-      sectionOf: new Map(),
-      docChunks: new Map(),
-      zeros: new Set(),
-      dirty: false,
-    };
   }
 
   /** Same embedder, dims and graph parameters, and the stamp is an ancestor of `rev`. */
@@ -279,70 +256,16 @@ export class AnnVectorLeg {
     );
   }
 
-  private liveRows(fingerprint: string): LiveRows {
-    const rows = this.db
-      .prepare(
-        // The covering index (chunk_id, fingerprint) avoids reading the vector BLOBs: ~2× faster.
-        'SELECT c.id, c.doc_id, c.section_id FROM chunks c JOIN vectors v INDEXED BY vectors_chunk ON v.chunk_id = c.id AND v.fingerprint = ? WHERE c.live = 1',
-      )
-      .raw()
-      .all(fingerprint) as [number, string, string][];
-    return {
-      ids: rows.map((r) => r[0]),
-      docIds: rows.map((r) => r[1]),
-      sectionIds: rows.map((r) => r[2]),
-    };
-  }
-
-  private fillMaps(e: Entry, rows: LiveRows): void {
-    e.docOf.clear();
-    e.sectionOf.clear();
-    e.docChunks.clear();
-    rows.ids.forEach((id, i) => {
-      const doc = rows.docIds[i]!;
-      e.docOf.set(id, doc);
-      e.sectionOf.set(id, rows.sectionIds[i]!);
-      e.docChunks.set(doc, (e.docChunks.get(doc) ?? 0) + 1);
-    });
-  }
-
-  /**
-   * Set difference against the live rows: tombstone ids no longer live, insert live ids the index
-   * lacks (a revived id is un-deleted in place). False when the result would hold more than
-   * DEFAULT_HNSW_MAX_DELETED_FRACTION tombstones (the caller rebuilds).
-   */
-  private async reconcile(e: Entry, fingerprint: string, rev: string): Promise<boolean> {
-    const rows = this.liveRows(fingerprint);
-    const { index } = e;
-    const wanted = new Set(rows.ids);
-    const missing = rows.ids.filter((id) => !index.has(id) && !e.zeros.has(id));
-    const gone = index.labels().filter((l) => !wanted.has(l));
-    const live = index.size - gone.length + missing.length;
-    const deleted = Math.max(0, index.deletedCount + gone.length - missing.length);
-    if (live + deleted > 0 && deleted / (live + deleted) > DEFAULT_HNSW_MAX_DELETED_FRACTION) return false;
-    index.remove(gone);
-    const get = this.db.prepare('SELECT vector FROM vectors WHERE fingerprint = ? AND chunk_id = ?').raw();
-    for (let start = 0; start < missing.length; start += RECONCILE_BATCH) {
-      const part = missing.slice(start, start + RECONCILE_BATCH);
-      const data = new Float32Array(part.length * index.dims);
-      part.forEach((id, j) => {
-        const r = get.get(fingerprint, id) as [Buffer] | undefined;
-        if (r !== undefined) data.set(blobToVector(r[0]), j * index.dims);
-      });
-      index.add(part, data);
-      for (const id of part) if (!index.has(id)) e.zeros.add(id);
-      if (start + RECONCILE_BATCH < missing.length) await tick();
-    }
-    for (const z of e.zeros) if (!wanted.has(z)) e.zeros.delete(z);
-    this.fillMaps(e, rows);
-    if (index.stamp !== rev || gone.length > 0 || missing.length > 0) e.dirty = true;
-    index.stamp = rev;
-    if (this.status(fingerprint).source !== 'loaded' || gone.length + missing.length > 0)
-      this.status(fingerprint).source = 'reconciled';
+  /** {@link reconcileEntry}, recording in the status whether anything changed. False: rebuild. */
+  private async reconcile(e: AnnEntry, fingerprint: string, rev: string): Promise<boolean> {
+    const r = await reconcileEntry(this.db, e, fingerprint, rev);
+    if (r === null) return false;
+    const s = this.status(fingerprint);
+    if (s.source !== 'loaded' || r.changed > 0) s.source = 'reconciled';
     return true;
   }
 
-  private async build(fingerprint: string, dims: number, rev: string): Promise<Entry> {
+  private async build(fingerprint: string, dims: number, rev: string): Promise<AnnEntry> {
     const rows = this.db
       .prepare(
         'SELECT c.id, c.doc_id, c.section_id, v.vector FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE v.fingerprint = ? AND c.live = 1 ORDER BY c.id',
@@ -362,11 +285,11 @@ export class AnnVectorLeg {
       params: { space: 'ip', ...this.params },
       ...(progress === undefined ? {} : { onProgress: progress }),
     });
-    const e = this.entry(index);
+    const e = newAnnEntry(index);
     ids.forEach((id) => {
       if (!index.has(id)) e.zeros.add(id);
     });
-    this.fillMaps(e, live);
+    fillMaps(e, live);
     e.dirty = true;
     this.entries.set(fingerprint, e);
     const s = this.status(fingerprint);
@@ -376,7 +299,7 @@ export class AnnVectorLeg {
     return e;
   }
 
-  private async saveEntry(fingerprint: string, e: Entry): Promise<void> {
+  private async saveEntry(fingerprint: string, e: AnnEntry): Promise<void> {
     const path = this.path(fingerprint);
     if (path === null || !this.options.save || !e.dirty) return;
     try {
@@ -413,34 +336,11 @@ export class AnnVectorLeg {
     for (const d of allow) allowed += e.docChunks.get(d) ?? 0;
     if (allowed === 0) return [];
     if (allowed <= Math.max(limit, DEFAULT_ANN_EXACT_FILTER_SHARE * e.index.size))
-      return this.exactSubset(e, q, limit, allow);
+      return exactSubset(this.db, e, q, limit, allow);
     const { docOf } = e;
     return e.index
       .search(q, limit, (label) => allow.has(docOf.get(label) ?? ''))
       .map((h) => hit(h.chunkId, h.score));
-  }
-
-  /** Exact cosine over the chunks of the allowed documents (vectors read by primary key). */
-  private exactSubset(e: Entry, q: Float32Array, limit: number, allow: ReadonlySet<string>): ChunkHit[] {
-    const ids: number[] = [];
-    for (const [id, doc] of e.docOf) if (allow.has(doc)) ids.push(id);
-    ids.sort((a, b) => a - b);
-    const dims = e.index.dims;
-    const data = new Float32Array(ids.length * dims);
-    const get = this.db.prepare('SELECT vector FROM vectors WHERE fingerprint = ? AND chunk_id = ?').raw();
-    ids.forEach((id, i) => {
-      const r = get.get(e.index.fingerprint, id) as [Buffer] | undefined;
-      if (r !== undefined) data.set(blobToVector(r[0]), i * dims);
-    });
-    const docIds = ids.map((id) => e.docOf.get(id)!);
-    const sectionIds = ids.map((id) => e.sectionOf.get(id)!);
-    const m = new VectorMatrix(Float64Array.from(ids), docIds, sectionIds, data, dims);
-    return m.scan(q, limit).map(({ index, score }) => ({
-      chunkId: ids[index]!,
-      docId: docIds[index]!,
-      sectionId: sectionIds[index]!,
-      score,
-    }));
   }
 
   /**

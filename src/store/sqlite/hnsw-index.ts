@@ -3,23 +3,26 @@
  * vector leg above a configurable number of chunks. The SQLite store stays the source of truth: the
  * index is a cache persisted beside the database and rebuilt from it when missing, stale or corrupt.
  * The exact scan (`VectorMatrix.scan`) remains the reference; `bench/ann.ts` measures recall@10
- * against it.
- *
- * Files: `<db>.<8 hex of sha256(fingerprint)>.hnsw` (hnswlib's own format) and a JSON sidecar
- * `….hnsw.json` holding {@link HnswSidecar}: format version, embedder fingerprint, dims, the store's
- * opaque `stamp`, parameters, tombstoned labels, and the index file's byte length and SHA-256, so a
- * truncated, garbled or half-written file is detected before hnswlib reads it. Both files are written
- * to a temporary name, synced and renamed, so a crash never leaves a pair that looks valid.
+ * against it. The file pair and its integrity checks are in `hnsw-files.ts`.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
-import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import hnswlib from 'hnswlib-node';
-import { z } from 'zod';
 import { QuiverError } from '../../errors.js';
+import {
+  checkHnswFile,
+  type HnswLoadFailure,
+  MAX_HNSW_LABEL,
+  readHnswSidecar,
+  writeHnswFiles,
+} from './hnsw-files.js';
 
-/** Version of the file pair written by {@link HnswIndex.save}; other versions are refused. */
-export const HNSW_FORMAT_VERSION = 1;
+export {
+  HNSW_FORMAT_VERSION,
+  type HnswLoadFailure,
+  type HnswSidecar,
+  hnswIndexPath,
+  hnswSidecarPath,
+} from './hnsw-files.js';
+
 /** Graph degree M (links per node above layer 0; 2M at layer 0). Measured in `bench/ann.ts`. */
 export const DEFAULT_HNSW_M = 16;
 /** Candidate list size while inserting. Measured in `bench/ann.ts`. */
@@ -37,10 +40,6 @@ export const DEFAULT_HNSW_SEED = 100;
 export const DEFAULT_HNSW_MAX_DELETED_FRACTION = 0.2;
 /** Texts between progress reports and event-loop yields while building. */
 export const DEFAULT_HNSW_BUILD_BATCH = 2048;
-
-/** hnswlib's header: 6 size_t, int, uint32, 3 size_t, double, size_t (little-endian, 64-bit). */
-const HEADER_BYTES = 96;
-const MAX_LABEL = 2 ** 32 - 1;
 
 /** Similarity space. Vectors are unit length, so inner product equals cosine; 'cosine' re-normalises. */
 export type HnswSpace = 'ip' | 'cosine';
@@ -81,9 +80,6 @@ export interface HnswHit {
   score: number;
 }
 
-/** Why a persisted index cannot be used as is. */
-export type HnswLoadFailure = 'missing' | 'stale' | 'corrupt' | 'version';
-
 /**
  * `reason: null` → usable and current. `reason: 'stale'` with an index only when `acceptStale` was
  * asked for (same fingerprint and dims, intact file, older stamp): the caller reconciles it with
@@ -99,42 +95,6 @@ export interface HnswLoadOptions {
   acceptStale?: boolean;
   /** Override the saved efSearch. */
   efSearch?: number;
-}
-
-const paramsSchema = z.object({
-  space: z.enum(['ip', 'cosine']),
-  m: z.number().int().min(2).max(100),
-  efConstruction: z.number().int().min(1),
-  efSearch: z.number().int().min(1),
-  seed: z.number().int().min(0),
-});
-
-const sidecarSchema = z.object({
-  formatVersion: z.literal(HNSW_FORMAT_VERSION),
-  fingerprint: z.string(),
-  dims: z.number().int().min(1),
-  /** Live (searchable) labels. */
-  count: z.number().int().min(0),
-  stamp: z.string(),
-  params: paramsSchema,
-  /** Tombstoned labels (hnswlib keeps them in the graph, marked deleted). */
-  deleted: z.array(z.number().int().min(0).max(MAX_LABEL)),
-  /** Byte length and SHA-256 (hex) of the index file. */
-  bytes: z.number().int().min(HEADER_BYTES),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
-});
-
-/** The JSON sidecar beside an index file. */
-export type HnswSidecar = z.infer<typeof sidecarSchema>;
-
-/** `<dbPath>.<first 8 hex of sha256(fingerprint)>.hnsw`: one index per embedder beside the vault. */
-export function hnswIndexPath(dbPath: string, fingerprint: string): string {
-  return `${dbPath}.${createHash('sha256').update(fingerprint).digest('hex').slice(0, 8)}.hnsw`;
-}
-
-/** The sidecar of an index file: `<index path>.json`. */
-export function hnswSidecarPath(indexPath: string): string {
-  return `${indexPath}.json`;
 }
 
 function bad(field: string, want: string, got: unknown): QuiverError {
@@ -155,13 +115,13 @@ export function resolveHnswParams(params: Partial<HnswParams> = {}): HnswParams 
   for (const k of ['efConstruction', 'efSearch'] as const) {
     if (!Number.isInteger(p[k]) || p[k] < 1) throw bad(k, 'an integer ≥ 1', p[k]);
   }
-  if (!Number.isInteger(p.seed) || p.seed < 0 || p.seed > MAX_LABEL)
+  if (!Number.isInteger(p.seed) || p.seed < 0 || p.seed > MAX_HNSW_LABEL)
     throw bad('seed', 'an integer in [0, 2^32)', p.seed);
   return p;
 }
 
 function checkLabel(label: number): void {
-  if (!Number.isInteger(label) || label < 0 || label > MAX_LABEL)
+  if (!Number.isInteger(label) || label < 0 || label > MAX_HNSW_LABEL)
     throw bad('label', 'an integer in [0, 2^32)', label);
 }
 
@@ -394,37 +354,15 @@ export class HnswIndex {
    * `stamp` defaults to the index's current stamp and becomes it.
    */
   async save(path: string, stamp: string = this.stamp): Promise<void> {
-    const sidecarPath = hnswSidecarPath(path);
-    const tag = `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-    const tmp = path + tag;
-    const sidecarTmp = sidecarPath + tag;
-    try {
-      await this.native.writeIndex(tmp);
-      await syncFile(tmp);
-      const { bytes, sha256 } = await hashFile(tmp);
-      const sidecar: HnswSidecar = {
-        formatVersion: HNSW_FORMAT_VERSION,
-        fingerprint: this.fingerprint,
-        dims: this.dims,
-        count: this.live.size,
-        stamp,
-        params: { ...this.params },
-        deleted: [...this.tombstones].sort((a, b) => a - b),
-        bytes,
-        sha256,
-      };
-      await writeFile(sidecarTmp, JSON.stringify(sidecar));
-      await syncFile(sidecarTmp);
-      await rename(tmp, path);
-      await rename(sidecarTmp, sidecarPath);
-      this.stamp = stamp;
-    } catch (e) {
-      await rm(tmp, { force: true });
-      await rm(sidecarTmp, { force: true });
-      throw new QuiverError('STORE', `quiver: cannot write hnsw index ${path}: ${(e as Error).message}`, {
-        cause: e,
-      });
-    }
+    await writeHnswFiles(path, (tmp) => this.native.writeIndex(tmp), {
+      fingerprint: this.fingerprint,
+      dims: this.dims,
+      count: this.live.size,
+      stamp,
+      params: { ...this.params },
+      deleted: [...this.tombstones].sort((a, b) => a - b),
+    });
+    this.stamp = stamp;
   }
 
   /**
@@ -443,26 +381,9 @@ export class HnswIndex {
       reason,
       message,
     });
-    const sidecarPath = hnswSidecarPath(path);
-    if (!existsSync(path)) return fail('missing', `no index file ${path}`);
-    let raw: unknown;
-    try {
-      raw = JSON.parse(await readFile(sidecarPath, 'utf8'));
-    } catch (e) {
-      return fail('corrupt', `sidecar ${sidecarPath} is missing or unreadable: ${(e as Error).message}`);
-    }
-    const version =
-      typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).formatVersion : undefined;
-    if (typeof version === 'number' && version !== HNSW_FORMAT_VERSION) {
-      return fail(
-        'version',
-        `formatVersion ${version} is not supported (this build reads ${HNSW_FORMAT_VERSION})`,
-      );
-    }
-    const parsed = sidecarSchema.safeParse(raw);
-    if (!parsed.success)
-      return fail('corrupt', `sidecar ${sidecarPath} is malformed: ${parsed.error.message}`);
-    const side = parsed.data;
+    const read = await readHnswSidecar(path);
+    if (read.sidecar === null) return fail(read.reason, read.message);
+    const side = read.sidecar;
     if (side.fingerprint !== expected.fingerprint || side.dims !== expected.dims) {
       return fail(
         'stale',
@@ -472,7 +393,7 @@ export class HnswIndex {
     const stale = side.stamp !== expected.stamp;
     if (stale && options.acceptStale !== true)
       return fail('stale', `index stamp ${side.stamp} ≠ store stamp ${expected.stamp}`);
-    const headerProblem = await checkFile(path, side);
+    const headerProblem = await checkHnswFile(path, side);
     if (headerProblem !== null) return fail('corrupt', headerProblem);
     const native = new hnswlib.HierarchicalNSW(side.params.space, side.dims);
     try {
@@ -509,58 +430,4 @@ export class HnswIndex {
       details: { path, reason: r.reason },
     });
   }
-}
-
-async function syncFile(path: string): Promise<void> {
-  const fh = await open(path, 'r+');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
-
-async function hashFile(path: string): Promise<{ bytes: number; sha256: string }> {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 22 })) {
-    hash.update(chunk as Buffer);
-    bytes += (chunk as Buffer).byteLength;
-  }
-  return { bytes, sha256: hash.digest('hex') };
-}
-
-/** Size, hnswlib header and checksum against the sidecar; a message when they disagree, else null. */
-async function checkFile(path: string, side: HnswSidecar): Promise<string | null> {
-  const size = (await stat(path)).size;
-  if (size !== side.bytes)
-    return `index file is ${size} bytes, sidecar says ${side.bytes} (truncated or overwritten)`;
-  const fh = await open(path, 'r');
-  const head = Buffer.alloc(HEADER_BYTES);
-  try {
-    await fh.read(head, 0, HEADER_BYTES, 0);
-  } finally {
-    await fh.close();
-  }
-  const u64 = (at: number): number => Number(head.readBigUInt64LE(at));
-  const elements = u64(16);
-  const perElement = u64(24);
-  const labelOffset = u64(32);
-  const offsetData = u64(40);
-  const m = u64(72);
-  const want = side.count + side.deleted.length;
-  if (
-    elements !== want ||
-    labelOffset - offsetData !== side.dims * 4 ||
-    perElement !== labelOffset + 8 ||
-    m !== side.params.m
-  ) {
-    return `index header (elements ${elements}, vector bytes ${labelOffset - offsetData}, M ${m}) does not match the sidecar (elements ${want}, dims ${side.dims}, M ${side.params.m})`;
-  }
-  if (size < HEADER_BYTES + elements * perElement + elements * 4)
-    return `index file is too short for ${elements} elements`;
-  const { sha256 } = await hashFile(path);
-  if (sha256 !== side.sha256)
-    return `index checksum ${sha256.slice(0, 12)}… does not match the sidecar's ${side.sha256.slice(0, 12)}…`;
-  return null;
 }
