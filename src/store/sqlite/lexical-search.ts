@@ -67,15 +67,29 @@ export function countLiveSections(statements: StatementCache): number {
  * Live sections containing each distinct stem, from the vocabulary view (call
  * {@link createSectionsVocab} first). Stems in no section are absent from the map.
  */
+/** Document frequencies remembered between calls; cleared when it would outgrow this. */
+export const DF_CACHE_MAX = 200_000;
+
+/**
+ * Document frequency of each stem from `fts5vocab`. Each lookup walks the term's whole doclist (so
+ * a common word costs as much as scoring it), hence `cache`: the caller keeps one per data version,
+ * and a stem the index lacks is remembered as 0 and left out of the result.
+ */
 export function documentFrequencies(
   statements: StatementCache,
   stems: readonly string[],
+  cache: Map<string, number>,
 ): Map<string, number> {
   const lookup = statements.get('SELECT doc FROM temp.sections_vocab WHERE term = ?');
   const df = new Map<string, number>();
   for (const s of new Set(stems)) {
-    const r = lookup.get(s) as Row | undefined;
-    if (r !== undefined) df.set(s, r.doc as number);
+    let n = cache.get(s);
+    if (n === undefined) {
+      n = ((lookup.get(s) as Row | undefined)?.doc as number | undefined) ?? 0;
+      if (cache.size >= DF_CACHE_MAX) cache.clear();
+      cache.set(s, n);
+    }
+    if (n > 0) df.set(s, n);
   }
   return df;
 }

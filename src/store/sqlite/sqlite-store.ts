@@ -68,7 +68,8 @@ export class SqliteStore implements Store {
   private readonly matrices = new Map<string, { version: number; matrix: VectorMatrix }>();
   private localVersion = 0;
   private vocabReady = false;
-  private liveSections: { version: number; count: number } | null = null;
+  /** Live sections and the document frequencies looked up so far, for one data version. */
+  private liveSections: { version: number; count: number; df: Map<string, number> } | null = null;
   private readonly ann: AnnVectorLeg;
 
   private constructor(db: Database.Database, location: string, options: SqliteStoreOptions = {}) {
@@ -291,9 +292,10 @@ export class SqliteStore implements Store {
     }
     const v = this.version();
     if (this.liveSections?.version !== v) {
-      this.liveSections = { version: v, count: countLiveSections(this.statements) };
+      this.liveSections = { version: v, count: countLiveSections(this.statements), df: new Map() };
     }
-    return { docs: this.liveSections.count, df: documentFrequencies(this.statements, stems) };
+    const { count, df } = this.liveSections;
+    return { docs: count, df: documentFrequencies(this.statements, stems, df) };
   }
 
   /** The exact scan's matrix for a fingerprint, cached per data version. */
