@@ -1,6 +1,6 @@
 import type { FieldWeights, LexicalHit, Store } from '../store/store.js';
 import type { QueryMode, SearchFilter } from '../types.js';
-import { candidateStems, combineFeedback, expansionTerms, PRF_MIN_FETCH } from './prf.js';
+import { combineFeedback, expansionTerms, feedbackCandidates, PRF_MIN_FETCH } from './prf.js';
 import { queryTerms } from './query-terms.js';
 
 /** Pseudo-relevance feedback settings (retrieve/prf.ts); weight 0 switches it off. */
@@ -47,8 +47,9 @@ export async function lexicalLeg(store: Store, text: string, o: LexicalLegOption
     const s = byId.get(h.sectionId);
     return s === undefined ? [] : [{ score: h.score, text: `${s.breadcrumb}\n${s.text}` }];
   });
-  const stats = await store.termStats([...candidateStems(feedback.map((f) => f.text)).keys()]);
-  const expansion = expansionTerms(terms, feedback, stats, fb.terms);
+  const candidates = feedbackCandidates(terms, feedback);
+  const stats = await store.termStats(candidates.map((c) => c.stem));
+  const expansion = expansionTerms(candidates, stats, fb.terms);
   if (expansion.length === 0) return first.slice(0, o.fetch);
   const second = await search(expansion);
   const key = (h: LexicalHit): LexicalHit & { key: string } => ({ ...h, key: h.sectionId });

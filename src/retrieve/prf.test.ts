@@ -1,17 +1,39 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { candidateStems, combineFeedback, expansionTerms } from './prf.js';
+import { combineFeedback, expansionTerms, feedbackCandidates } from './prf.js';
 
 const stats = (docs: number, df: Record<string, number>) => ({ docs, df: new Map(Object.entries(df)) });
 
-describe('candidateStems', () => {
-  it('keeps one surface word per stem and skips stop-words, short words and numbers', () => {
-    const c = candidateStems(['The turbines and turbine blades at 1200 rpm', 'of it on']);
-    expect([...c]).toEqual([
-      ['turbin', 'turbines'],
-      ['blade', 'blades'],
-      ['rpm', 'rpm'],
+describe('feedbackCandidates', () => {
+  it('keeps one surface word per stem, skips stop-words, short words, numbers and the query’s stems', () => {
+    const c = feedbackCandidates(
+      ['blade'],
+      [{ score: 1, text: 'The turbines and turbine blades at 1200 rpm of it on' }],
+    );
+    // turbin: tf 2 of 4 candidate words (turbines, turbine, blades, rpm); rpm: 1 of 4.
+    expect(c).toEqual([
+      { stem: 'turbin', surface: 'turbines', weight: 0.5 },
+      { stem: 'rpm', surface: 'rpm', weight: 0.25 },
     ]);
+  });
+
+  it('weights sections by a softmax of their scores, so a far better first hit dominates', () => {
+    const c = feedbackCandidates(
+      ['x'],
+      [
+        { score: 50, text: 'alpha alpha alpha' },
+        { score: 1, text: 'omega omega omega omega' },
+      ],
+    );
+    expect(c.map((x) => x.stem)).toEqual(['alpha', 'omega']);
+    expect(c[0]!.weight).toBeCloseTo(1, 12);
+  });
+
+  it('keeps at most `limit` candidates, and none without sections', () => {
+    const text = 'apple banana cherry damson elder fig grape';
+    expect(feedbackCandidates([], [{ score: 1, text }], 3)).toHaveLength(3);
+    expect(feedbackCandidates([], [{ score: 1, text }], 0)).toEqual([]);
+    expect(feedbackCandidates([], [])).toEqual([]);
   });
 });
 
@@ -22,33 +44,34 @@ describe('expansionTerms', () => {
   ];
   const df = stats(100, { boundari: 10, layer: 20, transit: 5, swept: 2, wing: 30, suction: 4, delai: 50 });
 
-  it('ranks by softmax-weighted tf/len × ln(N/df) and leaves out the query’s own stems', () => {
-    const t = expansionTerms(['boundary', 'layer'], sections, df, 3);
+  it('ranks candidates by weight × ln(N/df)', () => {
+    const t = expansionTerms(feedbackCandidates(['boundary', 'layer'], sections), df, 3);
     expect(t).toEqual(['transition', 'suction', 'swept']);
   });
 
   it('skips stems the index does not know or holds only once', () => {
-    const t = expansionTerms(['boundary'], sections, stats(100, { transit: 1, suction: 4 }), 5);
+    const t = expansionTerms(
+      feedbackCandidates(['boundary'], sections),
+      stats(100, { transit: 1, suction: 4 }),
+      5,
+    );
     expect(t).toEqual(['suction']);
   });
 
   it('skips stems found in more than a fifth of the sections', () => {
-    const t = expansionTerms(['boundary'], sections, stats(10, { transit: 3, suction: 2 }), 5);
+    const t = expansionTerms(
+      feedbackCandidates(['boundary'], sections),
+      stats(10, { transit: 3, suction: 2 }),
+      5,
+    );
     expect(t).toEqual(['suction']);
   });
 
-  it('returns nothing without sections, terms or documents', () => {
-    expect(expansionTerms(['a'], [], df, 5)).toEqual([]);
-    expect(expansionTerms(['a'], sections, df, 0)).toEqual([]);
-    expect(expansionTerms(['a'], sections, stats(0, {}), 5)).toEqual([]);
-  });
-
-  it('lets a far better first hit dominate (softmax over BM25 scores)', () => {
-    const s = [
-      { score: 50, text: 'alpha alpha alpha' },
-      { score: 1, text: 'omega omega omega omega' },
-    ];
-    expect(expansionTerms(['x'], s, stats(100, { alpha: 3, omega: 3 }), 1)).toEqual(['alpha']);
+  it('returns nothing without candidates, terms or documents', () => {
+    const c = feedbackCandidates(['a'], sections);
+    expect(expansionTerms([], df, 5)).toEqual([]);
+    expect(expansionTerms(c, df, 0)).toEqual([]);
+    expect(expansionTerms(c, stats(0, {}), 5)).toEqual([]);
   });
 });
 

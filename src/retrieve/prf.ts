@@ -22,6 +22,8 @@ export const DEFAULT_PRF_WEIGHT = 0.2;
  * 0.008).
  */
 export const PRF_MAX_DF_SHARE = 0.2;
+/** Candidate stems whose document frequency is looked up (see {@link feedbackCandidates}). */
+export const PRF_CANDIDATES = 100;
 /** Rows each pass fetches at least, so the two score lists overlap enough to add them. */
 export const PRF_MIN_FETCH = 100;
 
@@ -36,63 +38,81 @@ function isCandidate(word: string): boolean {
   return word.length >= 3 && !STOPWORDS.has(word) && !/^\d+$/.test(word);
 }
 
-/** Distinct stems of the candidate words in `texts`, each with the first surface word seen for it. */
-export function candidateStems(texts: readonly string[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const t of texts)
-    for (const w of words(t)) {
-      if (!isCandidate(w)) continue;
-      const s = stem(w);
-      if (!out.has(s)) out.set(s, w);
-    }
-  return out;
+/** A candidate stem: its feedback weight before idf, and the first surface word seen for it. */
+export interface FeedbackCandidate {
+  stem: string;
+  surface: string;
+  /** Σ_d p(d) · tf(t, d) / |d| (see {@link feedbackCandidates}). */
+  weight: number;
 }
 
 /**
- * Expansion terms, best first: the top `n` stems t by
- *   w(t) = Σ_d p(d) · tf(t, d) / |d| · ln(N / df(t)),   p(d) = exp(s_d − s_max) / Σ_e exp(s_e − s_max)
+ * The stems the feedback sections lend, best first, at most `limit` (so the index is asked for
+ * few document frequencies, each of which costs a doclist walk):
+ *   w(t) = Σ_d p(d) · tf(t, d) / |d|,   p(d) = exp(s_d − s_max) / Σ_e exp(s_e − s_max)
  * over the feedback sections d (BM25 scores s, a softmax so a clear winner dominates), |d| counting
- * candidate words only. Returned as surface words (the index stems them again).
- *
- * Edge cases: stems of the query itself, stems seen in fewer than 2 sections of the corpus (typos,
- * ids: they cannot generalise) or in more than `PRF_MAX_DF_SHARE` of them, or unknown to the index,
- * are skipped; no sections or n ≤ 0 → [];
- * ties keep the order stems were first met (stable).
+ * candidate words only (not stop-words, at least 3 letters, not bare numbers). Stems of the query
+ * itself are left out. Keeping the top 100 before idf scored as well as keeping all (Cranfield,
+ * SciFact); 60 or fewer cost Cranfield ~0.004. No sections or limit ≤ 0 → []; ties keep the order
+ * stems were first met.
  */
-export function expansionTerms(
+export function feedbackCandidates(
   queryTerms: readonly string[],
   sections: readonly FeedbackSection[],
-  stats: TermStats,
-  n: number,
-): string[] {
-  if (sections.length === 0 || n <= 0 || stats.docs <= 0) return [];
+  limit: number = PRF_CANDIDATES,
+): FeedbackCandidate[] {
+  if (sections.length === 0 || limit <= 0) return [];
   const inQuery = new Set(queryTerms.map((t) => stem(t)));
   const top = Math.max(...sections.map((s) => s.score));
   const mass = sections.map((s) => Math.exp(s.score - top));
   const total = mass.reduce((a, b) => a + b, 0);
-  const weight = new Map<string, number>();
-  const surface = new Map<string, string>();
+  const out = new Map<string, FeedbackCandidate>();
   sections.forEach((s, i) => {
-    const bag = new Map<string, number>();
+    const bag = new Map<string, { surface: string; tf: number }>();
     let len = 0;
     for (const w of words(s.text)) {
       if (!isCandidate(w)) continue;
       const st = stem(w);
-      bag.set(st, (bag.get(st) ?? 0) + 1);
-      if (!surface.has(st)) surface.set(st, w);
+      const e = bag.get(st);
+      if (e === undefined) bag.set(st, { surface: w, tf: 1 });
+      else e.tf += 1;
       len += 1;
     }
     const p = mass[i]! / total;
-    for (const [st, tf] of bag) {
-      const df = stats.df.get(st) ?? 0;
-      if (inQuery.has(st) || df < 2 || df > PRF_MAX_DF_SHARE * stats.docs) continue;
-      weight.set(st, (weight.get(st) ?? 0) + (p * tf * Math.log(stats.docs / df)) / len);
+    for (const [st, { surface, tf }] of bag) {
+      if (inQuery.has(st)) continue;
+      const c = out.get(st);
+      if (c === undefined) out.set(st, { stem: st, surface, weight: (p * tf) / len });
+      else c.weight += (p * tf) / len;
     }
   });
-  return [...weight]
-    .sort((a, b) => b[1] - a[1])
+  return [...out.values()].sort((a, b) => b.weight - a.weight).slice(0, limit);
+}
+
+/**
+ * Expansion terms, best first: the top `n` candidates by w(t) · ln(N / df(t)). Returned as surface
+ * words (the index stems them again).
+ *
+ * Edge cases: stems seen in fewer than 2 sections of the corpus (typos, ids: they cannot
+ * generalise), in more than `PRF_MAX_DF_SHARE` of them, or unknown to the index are skipped; no
+ * candidates, no documents or n ≤ 0 → []; ties keep the candidates' order.
+ */
+export function expansionTerms(
+  candidates: readonly FeedbackCandidate[],
+  stats: TermStats,
+  n: number,
+): string[] {
+  if (candidates.length === 0 || n <= 0 || stats.docs <= 0) return [];
+  return candidates
+    .flatMap((c) => {
+      const df = stats.df.get(c.stem) ?? 0;
+      return df < 2 || df > PRF_MAX_DF_SHARE * stats.docs
+        ? []
+        : [{ surface: c.surface, score: c.weight * Math.log(stats.docs / df) }];
+    })
+    .sort((a, b) => b.score - a.score)
     .slice(0, n)
-    .map(([st]) => surface.get(st)!);
+    .map((c) => c.surface);
 }
 
 /**
