@@ -38,37 +38,7 @@
  * are computed and ignored; `np` is a multiple of 4, so row i+1 always exists. Not re-exported.
  */
 
-const op = {
-  loop: [0x03, 0x40], // loop with an empty block type
-  if: [0x04, 0x40],
-  end: [0x0b],
-  brIf: (depth: number) => [0x0d, depth],
-  get: (l: number) => [0x20, l],
-  set: (l: number) => [0x21, l],
-  i32: (v: number) => [0x41, ...sleb(v)],
-  f64Zero: [0x44, 0, 0, 0, 0, 0, 0, 0, 0],
-  f64Gt: [0x64],
-  i32LtU: [0x49],
-  i32Add: [0x6a],
-  i32Mul: [0x6c],
-  i32And: [0x71],
-  i32Shl: [0x74],
-  f64Sqrt: [0x9f],
-  f64Add: [0xa0],
-  f64Store: (offset: number) => [0x39, 3, ...uleb(offset)], // align 2^3
-  v128Load: [0xfd, 0x00, 4, 0], // align 2^4, offset 0
-  v128Store: [0xfd, 0x0b, 4, 0],
-  v128Zero: [0xfd, 0x0c, ...new Array<number>(16).fill(0)],
-  f64x2Splat: [0xfd, 0x14],
-  f64x2Lane: (lane: number) => [0xfd, 0x21, lane],
-  f64x2Add: [0xfd, 0xf0, 0x01],
-  f64x2Mul: [0xfd, 0xf2, 0x01],
-  f64x2Div: [0xfd, 0xf3, 0x01],
-};
-
-const I32 = 0x7f;
-const F64 = 0x7c;
-const V128 = 0x7b;
+import { code, F64, I32, MAGIC, name, op, section, V128 } from '../../math/wasm-encode.js';
 
 /** `dst = x + y` on i32 locals. */
 const addTo = (dst: number, x: number, y: number) => [
@@ -174,36 +144,12 @@ function gramBody(): number[] {
 
 /** The whole module: two types, the imported memory `env.mem`, and the two exported functions. */
 export function kernelBytes(): Uint8Array<ArrayBuffer> {
-  const name = (s: string) => [s.length, ...Array.from(s, (ch) => ch.charCodeAt(0))];
-  const section = (id: number, content: number[]) => [id, ...uleb(content.length), ...content];
-  const code = (body: number[]) => [...uleb(body.length), ...body];
   return new Uint8Array([
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00], // "\0asm", version 1
+    ...MAGIC,
     ...section(1, [2, 0x60, 3, I32, I32, I32, 0, 0x60, 4, I32, I32, I32, I32, 0]), // (i32 ×3) → (), (i32 ×4) → ()
     ...section(2, [1, ...name('env'), ...name('mem'), 0x02, 0x00, 0x00]), // import memory, min 0 pages
     ...section(3, [2, 0, 1]), // function 0 has type 0, function 1 type 1
     ...section(7, [2, ...name('normalize'), 0x00, 0, ...name('gram'), 0x00, 1]),
     ...section(10, [2, ...code(normalizeBody()), ...code(gramBody())]),
   ]);
-}
-
-function uleb(v: number): number[] {
-  const out: number[] = [];
-  do {
-    const byte = v & 0x7f;
-    v >>>= 7;
-    out.push(v === 0 ? byte : byte | 0x80);
-  } while (v !== 0);
-  return out;
-}
-
-function sleb(v: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const byte = v & 0x7f;
-    v >>= 7;
-    const done = (v === 0 && (byte & 0x40) === 0) || (v === -1 && (byte & 0x40) !== 0);
-    out.push(done ? byte : byte | 0x80);
-    if (done) return out;
-  }
 }

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ChunkHit } from '../../types.js';
 import { DEFAULT_HNSW_MAX_DELETED_FRACTION, type HnswIndex } from './hnsw-index.js';
-import { blobToVector, VectorMatrix } from './vector-cache.js';
+import { allocateScanData, blobToVector, VectorMatrix } from './vector-cache.js';
 
 /**
  * One fingerprint's HNSW index in memory, with the chunk → document/section maps that turn its
@@ -124,7 +124,7 @@ export function exactSubset(
   for (const [id, doc] of e.docOf) if (allow.has(doc)) ids.push(id);
   ids.sort((a, b) => a - b);
   const dims = e.index.dims;
-  const data = new Float32Array(ids.length * dims);
+  const data = allocateScanData(ids.length, dims);
   const get = db.prepare('SELECT vector FROM vectors WHERE fingerprint = ? AND chunk_id = ?').raw();
   ids.forEach((id, i) => {
     const r = get.get(e.index.fingerprint, id) as [Buffer] | undefined;

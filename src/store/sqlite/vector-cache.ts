@@ -1,62 +1,70 @@
 import { TopK } from '../../retrieve/top-k.js';
+import type { ScanArea } from './vector-scan.js';
+import { scanArea } from './vector-scan.js';
+export { allocateScanData } from './vector-scan.js';
 
 /**
  * The live vectors of one embedder fingerprint, held contiguously for an exact cosine scan
  * (vectors are stored unit-length, so cosine = dot product). Rebuilt from the database when stale.
+ *
+ * The matrix is copied into WebAssembly memory of its own (no copy when `data` came from
+ * {@link allocateScanData}), where a SIMD kernel scores every row (`vector-scan.ts`); without
+ * WebAssembly SIMD, above `MAX_WASM_SCAN_BYTES`, or with `useWasm: false`, a JS twin computes the
+ * bit-identical scores. `data` is the matrix in use, `count × dims`, row r at `r·dims`.
  */
 export class VectorMatrix {
   readonly count: number;
   readonly dims: number;
+  /** The vectors, `count × dims` row-major (a view on the scan's WebAssembly memory when it has one). */
+  readonly data: Float32Array;
+  private readonly area: ScanArea;
 
   constructor(
     readonly chunkIds: Float64Array,
     readonly docIds: string[],
     readonly sectionIds: string[],
-    readonly data: Float32Array,
+    data: Float32Array,
     dims: number,
+    useWasm = true,
   ) {
     this.count = chunkIds.length;
     this.dims = dims;
+    this.area = scanArea(data, this.count, dims, useWasm);
+    this.data = this.area.data;
+  }
+
+  /** Whether scans run the WebAssembly SIMD kernel (false: the JS twin). */
+  get wasm(): boolean {
+    return this.area.wasm;
   }
 
   /**
-   * Indices of the `limit` rows with the highest dot product with `q`, best first. Rows for which
-   * `allow(row)` is false are skipped inside the scan (filters are never a post-filter). Zero rows
-   * (empty text) have no direction and are never returned.
+   * Indices of the `limit` rows with the highest dot product with `q`, best first (ties: lower
+   * index first, as {@link TopK}). Rows for which `allow(row)` is false are skipped inside the scan
+   * (filters are never a post-filter); `allow` is asked only about rows whose score would enter the
+   * top `limit` so far, in row order. Zero rows (empty text) have no direction and are never
+   * returned. A query of the wrong length returns nothing; a NaN score never enters.
    */
   scan(q: Float32Array, limit: number, allow?: (row: number) => boolean): { index: number; score: number }[] {
     const { dims, data, count } = this;
-    if (q.length !== dims) return [];
+    if (q.length !== dims || limit <= 0 || count === 0) return [];
+    const scores = this.area.dots(q);
     const top = new TopK(limit);
-    for (let r = 0, off = 0; r < count; r++, off += dims) {
+    for (let r = 0; r < count; r++) {
+      const s = scores[r]!;
+      if (!(s >= top.threshold)) continue;
       if (allow !== undefined && !allow(r)) continue;
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      let i = 0;
-      for (; i + 3 < dims; i += 4) {
-        s0 += q[i]! * data[off + i]!;
-        s1 += q[i + 1]! * data[off + i + 1]!;
-        s2 += q[i + 2]! * data[off + i + 2]!;
-        s3 += q[i + 3]! * data[off + i + 3]!;
-      }
-      for (; i < dims; i++) s0 += q[i]! * data[off + i]!;
-      const s = s0 + s1 + s2 + s3;
-      if (s === 0) {
-        // A zero row has dot 0 with everything; skip it only when it truly is a zero vector.
-        let zero = true;
-        for (let j = 0; j < dims; j++)
-          if (data[off + j] !== 0) {
-            zero = false;
-            break;
-          }
-        if (zero) continue;
-      }
-      if (s >= top.threshold) top.push(r, s);
+      if (s === 0 && isZeroRow(data, r * dims, dims)) continue; // dot 0 with everything: no direction
+      top.push(r, s);
     }
     return top.result();
   }
+}
+
+/** Whether the `dims` values of `data` from `off` are all zero (true for `dims = 0`). */
+function isZeroRow(data: Float32Array, off: number, dims: number): boolean {
+  for (let j = off; j < off + dims; j++) if (data[j] !== 0) return false;
+  return true;
 }
 
 /** Float32Array → little-endian bytes for a BLOB (copy, so the buffer is exactly the vector). */

@@ -1,6 +1,6 @@
 import type { StatementCache } from './connection.js';
 import type { Row } from './rows.js';
-import { blobToVector, VectorMatrix, vectorToBlob } from './vector-cache.js';
+import { allocateScanData, blobToVector, VectorMatrix, vectorToBlob } from './vector-cache.js';
 import { bumpVectorRevision } from './vector-revision.js';
 
 /**
@@ -72,7 +72,7 @@ export function loadVectorMatrix(statements: StatementCache, fingerprint: string
   const ids = new Float64Array(rows.length);
   const docIds: string[] = new Array<string>(rows.length);
   const sectionIds: string[] = new Array<string>(rows.length);
-  const data = new Float32Array(rows.length * dims);
+  const data = allocateScanData(rows.length, dims);
   rows.forEach((r, i) => {
     ids[i] = r[0];
     docIds[i] = r[1];
