@@ -221,6 +221,17 @@ describe('extractive generator', () => {
     expect(r.text).toBe('T1: Eggs boil in ten minutes. [1]');
   });
 
+  it('never quotes a heading line that restates the question', async () => {
+    const heading = section(
+      1,
+      '5. Causes of warming besides greenhouse gases\nThe briefing was written for policy makers.',
+    );
+    const answerSection = section(2, 'Besides greenhouse gases, soot on snow and contrails cause warming.');
+    const text = await answer('What causes warming besides greenhouse gases?', [heading, answerSection]);
+    expect(text).not.toContain('5. Causes');
+    expect(text).toContain('soot on snow and contrails cause warming. [2]');
+  });
+
   it('removes citation markers found in a source sentence', async () => {
     const s = section(1, 'Eggs boil in ten minutes [12]. Bread rises slowly.');
     const text = await answer('How long do eggs boil?', [s]);

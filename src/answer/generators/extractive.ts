@@ -35,6 +35,14 @@ export const MIN_SENTENCE_WORDS = 3;
 const DENSITY_WEIGHT = 0.05;
 /** Subtracted from a line without terminal punctuation (a heading or fragment). */
 const FRAGMENT_PENALTY = 0.1;
+/** Ends like a sentence: . ! ? or … before any closing quotes or brackets. */
+const TERMINAL = /[.!?…]["'”’)\]]*$/u;
+/**
+ * A line without terminal punctuation and at most this many words is a heading or a label (a PDF's
+ * "5. Causes that are not greenhouse gases"): it restates the question rather than answering it,
+ * so it is not a candidate.
+ */
+export const MAX_HEADING_WORDS = 8;
 
 export interface ExtractiveOptions {
   /** Optional embedding function (unit vectors); adds cosine to the lexical score. */
@@ -224,6 +232,7 @@ function candidates(prompt: Prompt): Candidate[] {
       const text = parseCitations(raw).length > 0 ? stripCitations(raw) : raw;
       const count = wordCount(text);
       if (count < MIN_SENTENCE_WORDS) return;
+      if (count <= MAX_HEADING_WORDS && !TERMINAL.test(text)) return;
       const terms = new Set(contentTerms(text));
       const label = subject !== null && !covers(terms, titleTerms) ? wordCount(subject) : 0;
       out.push({
@@ -325,7 +334,7 @@ export function createExtractiveGenerator(options: ExtractiveOptions = {}): Gene
         (c.position === 0 ? LEAD_BONUS : 0) +
         (covers(c.terms, c.titleTerms) ? SUBJECT_BONUS : 0) +
         (type !== null && hasAnswerType(type, c.text) ? DEFAULT_ANSWER_TYPE_BONUS : 0) -
-        (/[.!?…]["'”’)\]]*$/u.test(c.text) ? 0 : FRAGMENT_PENALTY);
+        (TERMINAL.test(c.text) ? 0 : FRAGMENT_PENALTY);
     });
   }
 
