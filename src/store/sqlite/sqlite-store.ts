@@ -328,7 +328,10 @@ export class SqliteStore implements Store {
     }));
   }
 
+  /** From the exact scan's matrix when it is loaded and current (no SQL), else from the table. */
   async chunkVectors(chunkIds: readonly number[], fingerprint: string): Promise<Map<number, Float32Array>> {
+    const cached = this.matrices.get(fingerprint);
+    if (cached !== undefined && cached.version === this.version()) return cached.matrix.vectorsOf(chunkIds);
     return readChunkVectors(this.statements, chunkIds, fingerprint);
   }
 

@@ -15,6 +15,8 @@ export { allocateScanData } from './vector-scan.js';
 export class VectorMatrix {
   readonly count: number;
   readonly dims: number;
+  /** Chunk id → row, built on the first `vectorsOf`. */
+  private rowOf: Map<number, number> | null = null;
   /** The vectors, `count × dims` row-major (a view on the scan's WebAssembly memory when it has one). */
   readonly data: Float32Array;
   private readonly area: ScanArea;
@@ -36,6 +38,20 @@ export class VectorMatrix {
   /** Whether scans run the WebAssembly SIMD kernel (false: the JS twin). */
   get wasm(): boolean {
     return this.area.wasm;
+  }
+
+  /** Copies of the rows of the given chunk ids (ids not in the matrix are left out). */
+  vectorsOf(chunkIds: readonly number[]): Map<number, Float32Array> {
+    if (this.rowOf === null) {
+      this.rowOf = new Map();
+      for (let r = 0; r < this.count; r++) this.rowOf.set(this.chunkIds[r]!, r);
+    }
+    const out = new Map<number, Float32Array>();
+    for (const id of chunkIds) {
+      const r = this.rowOf.get(id);
+      if (r !== undefined) out.set(id, this.data.slice(r * this.dims, (r + 1) * this.dims));
+    }
+    return out;
   }
 
   /**

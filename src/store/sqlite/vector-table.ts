@@ -1,5 +1,4 @@
 import type { StatementCache } from './connection.js';
-import type { Row } from './rows.js';
 import { allocateScanData, blobToVector, VectorMatrix, vectorToBlob } from './vector-cache.js';
 import { bumpVectorRevision } from './vector-revision.js';
 
@@ -45,17 +44,24 @@ export function deleteVectorRows(statements: StatementCache, fingerprint: string
     .immediate();
 }
 
-/** The vectors of these chunks under `fingerprint` (chunks without one are absent), live or not. */
+/** Stored vectors of the given chunks under one fingerprint, read by primary key 500 at a time. */
 export function readChunkVectors(
   statements: StatementCache,
   chunkIds: readonly number[],
   fingerprint: string,
 ): Map<number, Float32Array> {
-  const stmt = statements.get('SELECT vector FROM vectors WHERE fingerprint = ? AND chunk_id = ?');
   const out = new Map<number, Float32Array>();
-  for (const id of chunkIds) {
-    const r = stmt.get(fingerprint, id) as Row | undefined;
-    if (r !== undefined) out.set(id, blobToVector(r.vector as Buffer));
+  const ids = [...new Set(chunkIds)];
+  for (let i = 0; i < ids.length; i += 500) {
+    const part = ids.slice(i, i + 500);
+    // Prepared afresh: the list length varies, and caching each length would keep up to 500.
+    const rows = statements.db
+      .prepare(
+        `SELECT chunk_id, vector FROM vectors WHERE fingerprint = ? AND chunk_id IN (${part.map(() => '?').join(',')})`,
+      )
+      .raw()
+      .all(fingerprint, ...part) as [number, Buffer][];
+    for (const [id, v] of rows) out.set(id, blobToVector(v));
   }
   return out;
 }
