@@ -347,3 +347,65 @@ describe.skipIf(!existsSync(CHROMIUM))('the runner’s HTML report in headless C
     }
   });
 });
+
+describe('runEval when a remote answer fails', () => {
+  it('records the failure on that question and finishes the run', async () => {
+    const { createServer } = await import('node:http');
+    // A chat-completions endpoint that refuses questions about the museum (HTTP 400, not retried).
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        if (body.includes('When does the museum open')) {
+          res.statusCode = 400;
+          res.end(JSON.stringify({ error: { message: 'refused' } }));
+          return;
+        }
+        res.end(
+          JSON.stringify({
+            id: 'x',
+            object: 'chat.completion',
+            created: 0,
+            model: 'm',
+            choices: [
+              {
+                index: 0,
+                finish_reason: 'stop',
+                message: { role: 'assistant', content: 'Boil them for ten minutes. [1]' },
+              },
+            ],
+            usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    const vault = await Vault.open({
+      overrides: {
+        vault: vaultPath,
+        'generator.provider': 'openai',
+        'generator.baseURL': `http://127.0.0.1:${port}/v1`,
+        'generator.model': 'm',
+      },
+    });
+    try {
+      const questions = readQuestionSet(qfile).filter((q) => q.id === 'eggs' || q.id === 'museum');
+      const r = await runEval({ vault, questions, dataset: 'questions.jsonl' });
+      const rows = r.configs[0]!.questions;
+      expect(rows.map((q) => q.id)).toEqual(['eggs', 'museum']);
+      expect(metric(r, 'default', 'eggs', 'answer_recall')?.value).toBe(1);
+      const failed = metric(r, 'default', 'museum', 'faithfulness');
+      expect(failed?.value).toBeNull();
+      expect(failed?.undefinedReason).toMatch(/^ask failed: REMOTE: .*400/);
+      expect(rows[1]!.error).toMatch(/^ask failed: REMOTE/);
+      // Retrieval was still measured for the failed question.
+      expect(metric(r, 'default', 'museum', 'ndcg@10')?.value).toBe(1);
+      expect(parseEvalResult(JSON.parse(JSON.stringify(r)))).toBeDefined();
+    } finally {
+      await vault.close();
+      server.close();
+    }
+  });
+});

@@ -22,7 +22,8 @@
  * }
  * ```
  *
- * Every key of a question other than `id`, `latency_ms` and `tokens` is a metric:
+ * Every key of a question other than `id`, `latency_ms`, `tokens` and `error` (why its answer
+ * failed, when it did; its answer metrics are then Undefined with that reason) is a metric:
  * `{num, den, value}` where `value` is null for Undefined (`undefinedReason` says why). Metrics that
  * are not fractions (nDCG) use `num = value, den = 1` (see `metricValue`). A summary's `mean` and
  * `ci` are null when every question is Undefined. A comparison's verdict is about `a` relative to
@@ -53,6 +54,8 @@ export interface QuestionResult {
   id: string;
   latency_ms?: Record<string, number>;
   tokens?: TokenUsage;
+  /** Why the question's answer failed (a remote error); absent when it did not. */
+  error?: string;
   [metric: string]: MetricValue | string | Record<string, number> | TokenUsage | undefined;
 }
 
@@ -103,7 +106,7 @@ export interface EvalResult {
 }
 
 /** Keys of a question row that are not metrics. */
-export const QUESTION_RESERVED_KEYS: ReadonlySet<string> = new Set(['id', 'latency_ms', 'tokens']);
+export const QUESTION_RESERVED_KEYS: ReadonlySet<string> = new Set(['id', 'latency_ms', 'tokens', 'error']);
 
 /** Wrap a plain score (nDCG, MRR, …) as a metric value: `{num: v, den: 1, value: v}`, or Undefined. */
 export function metricValue(value: number | null, undefinedReason = 'not applicable'): MetricValue {
@@ -170,6 +173,7 @@ export const evalResultSchema = z.object({
             id: z.string(),
             latency_ms: z.record(z.string(), z.number()).optional(),
             tokens: z.object({ prompt: z.number(), completion: z.number() }).optional(),
+            error: z.string().optional(),
           })
           .catchall(metricValueSchema),
       ),

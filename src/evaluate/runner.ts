@@ -17,7 +17,7 @@
  */
 import { cpus } from 'node:os';
 import type { AskResult } from '../answer/ask.js';
-import { QuiverError } from '../errors.js';
+import { isQuiverError, QuiverError, type QuiverErrorCode } from '../errors.js';
 import type { Vault } from '../vault.js';
 import {
   DEFAULT_CONFIG_NAME,
@@ -29,7 +29,7 @@ import {
 import type { EvalConfig, JudgeName } from './eval-config.js';
 import { metricValue } from './eval-result.js';
 import type { EvalResult, MetricValue, QuestionResult } from './eval-result.js';
-import { measureGrounding } from './grounding.js';
+import { GROUNDING_METRICS, measureGrounding } from './grounding.js';
 import type { GroundingClaim, GroundingSection } from './grounding.js';
 import { createFactIdJudge } from './judges/fact-id.js';
 import { matchWords, normalizeForMatch } from './judges/judge.js';
@@ -198,6 +198,9 @@ function addStages(
   }
 }
 
+/** Error codes of `ask` recorded on the question (Undefined answer metrics) rather than ending the run. */
+export const RECORDED_ASK_FAILURES: ReadonlySet<QuiverErrorCode> = new Set(['REMOTE', 'TIMEOUT']);
+
 const SEARCH_STAGES = ['lexicalMs', 'embedMs', 'vectorMs', 'fuseMs', 'selectMs', 'hydrateMs'] as const;
 
 /** One question under one config: its row of metrics, latency and tokens. */
@@ -218,10 +221,24 @@ async function evaluateQuestion(
   addStages(latency, s.timings, SEARCH_STAGES);
   const row: QuestionResult = { id: q.id, ...retrievalRow(s.hits, q.relevant, { limit, k }) };
   if (judge !== null) {
-    const answered: AskResult = await vault.ask(q.question, {
-      ...askOptionsOf(config.settings),
-      ...(signal === undefined ? {} : { signal }),
-    });
+    let answered: AskResult;
+    try {
+      answered = await vault.ask(q.question, {
+        ...askOptionsOf(config.settings),
+        ...(signal === undefined ? {} : { signal }),
+      });
+    } catch (e) {
+      if (!isQuiverError(e) || !RECORDED_ASK_FAILURES.has(e.code)) throw e;
+      // One remote answer failing (a 5xx after retries, a timeout) is this question's result, not
+      // the end of the run: its answer metrics are Undefined with the reason, and the row says why.
+      const reason = `ask failed: ${e.code}: ${e.message}`;
+      for (const m of [...GROUNDING_METRICS, 'answer_recall'])
+        row[m] = { num: 0, den: 0, value: null, undefinedReason: reason };
+      row.error = reason;
+      latency.total = performance.now() - t0;
+      row.latency_ms = latency;
+      return row;
+    }
     latency.context = answered.timings.contextMs ?? 0;
     latency.generate = answered.timings.generateMs ?? 0;
     const t1 = performance.now();
