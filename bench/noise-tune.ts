@@ -10,27 +10,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { auc } from '../src/quality/auc.js';
-import { NOISE_WEIGHTS } from '../src/quality/noise/blend.js';
+import {
+  INTRINSIC_NOISE_WEIGHTS,
+  NOISE_WEIGHTS,
+  REFERENCE_NOISE_WEIGHTS,
+} from '../src/quality/noise/blend.js';
 import { rankNormalize } from '../src/quality/noise/primitives.js';
 import { OUT_DIR, mean } from './lib.js';
 import { TUNING_SEEDS, allCorpusFeatures, type CorpusFeatures } from './noise-features.js';
 
 /** The default before the issue-7 retune (reference nine + intrinsic features), kept for comparison. */
 export const FIRST_NOISE_WEIGHTS: Readonly<Record<string, number>> = {
-  hub: 1.0,
-  dup_out: 0.8,
-  off_centre: 0.5,
-  spread_chunk: 0.8,
-  spread_doc: 0.0,
-  low_idf: 0.3,
-  redundancy: 0.1,
-  short: 0.0,
-  promiscuity: 0.5,
-  stop_density: 0.5,
-  sentence_share: 1.0,
-  mean_sentence_len: 2.0,
-  link_like: 2.0,
-  boiler_lexicon: 2.0,
+  ...REFERENCE_NOISE_WEIGHTS,
+  ...INTRINSIC_NOISE_WEIGHTS,
 };
 
 /** The retune as single steps, each with the mechanism that justifies it (see bench/noise.ts). */

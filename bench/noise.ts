@@ -15,8 +15,11 @@
  *   node --import tsx bench/noise.ts     (or `npm run bench -- noise`)
  */
 import { auc } from '../src/quality/auc.js';
-import { NOISE_WEIGHTS, REFERENCE_NOISE_WEIGHTS } from '../src/quality/noise/blend.js';
-import { INTRINSIC_FEATURES } from '../src/quality/noise/intrinsic.js';
+import {
+  INTRINSIC_NOISE_WEIGHTS,
+  NOISE_WEIGHTS,
+  REFERENCE_NOISE_WEIGHTS,
+} from '../src/quality/noise/blend.js';
 import { rankNormalize } from '../src/quality/noise/primitives.js';
 import { Prng } from '../src/quality/prng.js';
 import { dataPath, mdTable, mean, writeSection } from './lib.js';
@@ -40,16 +43,12 @@ export const N_NOISE_MARKS = 6;
 export const N_KEEPER_MARKS = 18;
 export const FOLDS = 3;
 
-const INTRINSIC_ONLY: Record<string, number> = Object.fromEntries(
-  Object.entries(NOISE_WEIGHTS).filter(([n]) => (INTRINSIC_FEATURES as readonly string[]).includes(n)),
-);
-
 /** The weight sets every corpus is scored with. */
 export const WEIGHT_SETS: Record<string, Readonly<Record<string, number>>> = {
   NOISE_WEIGHTS: NOISE_WEIGHTS,
   'first default': FIRST_NOISE_WEIGHTS,
   reference: REFERENCE_NOISE_WEIGHTS,
-  intrinsic: INTRINSIC_ONLY,
+  intrinsic: INTRINSIC_NOISE_WEIGHTS,
 };
 
 function shuffled<T>(rng: Prng, xs: readonly T[]): T[] {

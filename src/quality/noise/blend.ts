@@ -18,6 +18,15 @@ export const REFERENCE_NOISE_WEIGHTS: Readonly<Record<string, number>> = {
   promiscuity: 0.5,
 };
 
+/** Weights of the content-intrinsic features (intrinsic.ts), the same in every quiver blend. */
+export const INTRINSIC_NOISE_WEIGHTS: Readonly<Record<string, number>> = {
+  stop_density: 0.5,
+  sentence_share: 1.0,
+  mean_sentence_len: 2.0,
+  link_like: 2.0,
+  boiler_lexicon: 2.0,
+};
+
 /**
  * quiver's default weights (what `suggest_noisy` uses unless a fitted blend is switched on): the
  * reference nine re-weighted for the built-in lexical embedder, plus the content-intrinsic
@@ -51,11 +60,7 @@ export const NOISE_WEIGHTS: Readonly<Record<string, number>> = {
   off_centre: 0.0,
   spread_chunk: 0.0,
   low_idf: -0.3,
-  stop_density: 0.5,
-  sentence_share: 1.0,
-  mean_sentence_len: 2.0,
-  link_like: 2.0,
-  boiler_lexicon: 2.0,
+  ...INTRINSIC_NOISE_WEIGHTS,
 };
 
 export const DEFAULT_SUGGEST_K = 20;
