@@ -39,3 +39,27 @@ export function progressBar(io: CliIO, quiet: boolean, what: string): Progress {
     },
   };
 }
+
+/**
+ * A bar for a command's main work and a second one for the vector index update that may follow it
+ * (`add`, `reindex`): the first bar stops when the index bar starts.
+ */
+export function progressWithIndex(
+  io: CliIO,
+  quiet: boolean,
+  what: string,
+): { bar: Progress; onIndexProgress: (done: number, total: number) => void; stop: () => void } {
+  const bar = progressBar(io, quiet, what);
+  const index = progressBar(io, quiet, 'vector index');
+  return {
+    bar,
+    onIndexProgress: (done, total) => {
+      bar.stop();
+      index.update(done, total, '');
+    },
+    stop: () => {
+      bar.stop();
+      index.stop();
+    },
+  };
+}

@@ -2,7 +2,7 @@ import type { AddInput } from '../../index.js';
 import { QuiverError } from '../../index.js';
 import { str, strs, type Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
-import { progressBar } from '../progress.js';
+import { progressWithIndex } from '../progress.js';
 import { table } from '../table.js';
 
 export const addCommand: Command = {
@@ -39,8 +39,7 @@ export const addCommand: Command = {
     if (inputs.length === 0)
       throw new QuiverError('BAD_INPUT', 'quiver add: give at least one path, - for stdin, or --text');
     const vault = await ctx.openVault();
-    const bar = progressBar(ctx.io, ctx.quiet, 'ingest');
-    const indexBar = progressBar(ctx.io, ctx.quiet, 'vector index');
+    const { bar, onIndexProgress, stop } = progressWithIndex(ctx.io, ctx.quiet, 'ingest');
     const include = strs(ctx.values, 'include');
     const exclude = strs(ctx.values, 'exclude');
     let report;
@@ -49,14 +48,10 @@ export const addCommand: Command = {
         ...(include === undefined ? {} : { include }),
         ...(exclude === undefined ? {} : { exclude }),
         onProgress: (p) => bar.update(p.done, p.total, p.source),
-        onIndexProgress: (done, total) => {
-          bar.stop();
-          indexBar.update(done, total, '');
-        },
+        onIndexProgress,
       });
     } finally {
-      bar.stop();
-      indexBar.stop();
+      stop();
     }
     const { batch, items } = report;
     if (ctx.json) {

@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
-import { progressBar } from '../progress.js';
+import { progressWithIndex } from '../progress.js';
 
 export const reindexCommand: Command = {
   name: 'reindex',
@@ -9,21 +9,16 @@ export const reindexCommand: Command = {
   options: { refit: { type: 'boolean', help: 'refit the built-in embedder on the vault first' } },
   async run(ctx) {
     const vault = await ctx.openVault({ allowEmbedderMismatch: true });
-    const bar = progressBar(ctx.io, ctx.quiet, 'reindex');
-    const indexBar = progressBar(ctx.io, ctx.quiet, 'vector index');
+    const { bar, onIndexProgress, stop } = progressWithIndex(ctx.io, ctx.quiet, 'reindex');
     let r;
     try {
       r = await vault.reindex({
         refit: ctx.values.refit === true,
         onProgress: (done, total) => bar.update(done, total, ''),
-        onIndexProgress: (done, total) => {
-          bar.stop();
-          indexBar.update(done, total, '');
-        },
+        onIndexProgress,
       });
     } finally {
-      bar.stop();
-      indexBar.stop();
+      stop();
     }
     if (ctx.json) ctx.out(`${JSON.stringify(r)}\n`);
     else
