@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
-import { fakeVector, makeDoc } from '../store/store.contract.js';
+import { makeDoc, writeFakeDocument } from '../store/store.contract.js';
 import { lexicalLeg } from './lexical-leg.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'quiver-lexleg-'));
@@ -27,18 +27,8 @@ beforeAll(async () => {
   ]);
   for (let i = 0; i < 60; i++)
     texts.push([`other-${i}.md`, `Bread dough rises ${i} hours before baking in the oven.`]);
-  for (const [source, text] of texts) {
-    const doc = makeDoc(source, [{ title: source, text }]);
-    const batch = await store.beginBatch('t');
-    await store.writeDocument({
-      batchId: batch.id,
-      document: doc,
-      vectors: doc.chunks.map((c) => fakeVector(c.text)),
-      fingerprint: 'fake:1:8:v1',
-    });
-    batch.status = 'done';
-    await store.finishBatch(batch);
-  }
+  for (const [source, text] of texts)
+    await writeFakeDocument(store, makeDoc(source, [{ title: source, text }]), 't');
 });
 afterAll(async () => {
   await store.close();

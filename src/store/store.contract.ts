@@ -3,8 +3,8 @@ import { isQuiverError } from '../errors.js';
 import { buildDocument } from '../ingest/build.js';
 import type { BuiltDocument, ParsedDocument } from '../ingest/parsed.js';
 import { normalize } from '../math/vector.js';
-import type { DocKind } from '../types.js';
-import type { FeedbackRecord, Store, TranscriptRecord } from './store.js';
+import type { BatchRecord, DocKind } from '../types.js';
+import type { FeedbackRecord, Store, TranscriptRecord, WriteStatus } from './store.js';
 
 /**
  * The Store contract: every implementation (SQLite now, PostgreSQL later) runs this suite.
@@ -18,7 +18,8 @@ export interface StoreContractOptions {
   skip?: string[];
 }
 
-const FP = 'test:fake:8:v1';
+/** The fingerprint the contract's fake vectors are stored under. */
+export const FAKE_FINGERPRINT = 'test:fake:8:v1';
 const W = { body: 1, title: 2, heading: 1 };
 
 /** A tiny deterministic bag-of-letters vector, enough to order cosine results in tests. */
@@ -51,6 +52,25 @@ export function makeDoc(
   return buildDocument(parsed);
 }
 
+/** Write `doc` in a batch of its own with `fakeVector` vectors under the contract's fingerprint. */
+export async function writeFakeDocument(
+  store: Store,
+  doc: BuiltDocument,
+  batchLabel = 'b',
+): Promise<{ status: WriteStatus; batch: BatchRecord }> {
+  const batch = await store.beginBatch(batchLabel);
+  const status = await store.writeDocument({
+    batchId: batch.id,
+    document: doc,
+    vectors: doc.chunks.map((c) => fakeVector(c.text)),
+    fingerprint: FAKE_FINGERPRINT,
+  });
+  batch.status = 'done';
+  if (status === 'added') batch.added++;
+  await store.finishBatch(batch);
+  return { status, batch };
+}
+
 export function runStoreContract(name: string, options: StoreContractOptions): void {
   const skip = new Set(options.skip ?? []);
   const maybe = (label: string): typeof it | typeof it.skip => (skip.has(label) ? it.skip : it);
@@ -64,19 +84,7 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
       await store.close();
     });
 
-    async function write(doc: BuiltDocument, batchLabel = 'b') {
-      const batch = await store.beginBatch(batchLabel);
-      const status = await store.writeDocument({
-        batchId: batch.id,
-        document: doc,
-        vectors: doc.chunks.map((c) => fakeVector(c.text)),
-        fingerprint: FP,
-      });
-      batch.status = 'done';
-      if (status === 'added') batch.added++;
-      await store.finishBatch(batch);
-      return { status, batch };
-    }
+    const write = (doc: BuiltDocument, batchLabel = 'b') => writeFakeDocument(store, doc, batchLabel);
 
     const coffee = () =>
       makeDoc('notes/coffee.md', [
@@ -171,14 +179,14 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
       expect(lex.map((h) => h.docId)).toEqual([txt.id]);
       const vec = await store.vectorSearch({
         vector: fakeVector('espresso extraction'),
-        fingerprint: FP,
+        fingerprint: FAKE_FINGERPRINT,
         limit: 10,
         filter: { sourcePrefix: 'notes/' },
       });
       expect(new Set(vec.map((h) => h.docId))).toEqual(new Set([md.id]));
       const byId = await store.vectorSearch({
         vector: fakeVector('espresso'),
-        fingerprint: FP,
+        fingerprint: FAKE_FINGERPRINT,
         limit: 10,
         filter: { docIds: [txt.id] },
       });
@@ -244,7 +252,11 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
         { title: 'Z', text: '1234 5678 ----' },
       ]);
       await write(doc);
-      const hits = await store.vectorSearch({ vector: fakeVector('aaaa'), fingerprint: FP, limit: 10 });
+      const hits = await store.vectorSearch({
+        vector: fakeVector('aaaa'),
+        fingerprint: FAKE_FINGERPRINT,
+        limit: 10,
+      });
       expect(hits[0]?.sectionId).toBe(`${doc.id}#0`);
       expect(hits.every((h) => h.sectionId !== `${doc.id}#2`)).toBe(true);
       expect(
@@ -260,7 +272,11 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
         [],
       );
       expect(
-        await store.vectorSearch({ vector: fakeVector('espresso'), fingerprint: FP, limit: 10 }),
+        await store.vectorSearch({
+          vector: fakeVector('espresso'),
+          fingerprint: FAKE_FINGERPRINT,
+          limit: 10,
+        }),
       ).toEqual([]);
       const inc = await store.lexicalSearch({
         terms: ['espresso'],
@@ -298,7 +314,7 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
       ).toEqual([]);
       const vec = await store.vectorSearch({
         vector: fakeVector('espresso shot'),
-        fingerprint: FP,
+        fingerprint: FAKE_FINGERPRINT,
         limit: 10,
       });
       expect(new Set(vec.map((h) => h.sectionId))).toEqual(
@@ -344,8 +360,8 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
         'other:1:8:v1',
         chunks.map((c) => ({ chunkId: c.id, vector: fakeVector('zzz') })),
       );
-      expect((await store.stats()).vectors).toEqual({ [FP]: 3, 'other:1:8:v1': 3 });
-      const got = await store.chunkVectors([chunks[0]!.id], FP);
+      expect((await store.stats()).vectors).toEqual({ [FAKE_FINGERPRINT]: 3, 'other:1:8:v1': 3 });
+      const got = await store.chunkVectors([chunks[0]!.id], FAKE_FINGERPRINT);
       expect([...(got.get(chunks[0]!.id) ?? [])]).toEqual([...fakeVector(chunks[0]!.text)]);
     });
 
@@ -406,7 +422,11 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
       expect(await store.lexicalSearch({ terms: ['espresso'], mode: 'any', limit: 10, weights: W })).toEqual(
         [],
       );
-      const vec = await store.vectorSearch({ vector: fakeVector('espresso'), fingerprint: FP, limit: 10 });
+      const vec = await store.vectorSearch({
+        vector: fakeVector('espresso'),
+        fingerprint: FAKE_FINGERPRINT,
+        limit: 10,
+      });
       expect(vec.filter((h) => h.docId === doc.id)).toEqual([]);
     });
 

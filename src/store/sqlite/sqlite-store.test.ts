@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isQuiverError } from '../../errors.js';
-import { fakeVector, makeDoc, runStoreContract } from '../store.contract.js';
+import {
+  FAKE_FINGERPRINT,
+  fakeVector,
+  makeDoc,
+  runStoreContract,
+  writeFakeDocument,
+} from '../store.contract.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { SqliteStore } from './sqlite-store.js';
 
@@ -54,30 +60,19 @@ describe('SqliteStore specifics', () => {
 describe('SqliteStore.chunkVectors', () => {
   it('reads the same vectors from the loaded scan matrix as from the table, and follows writes', async () => {
     const s = SqliteStore.open(join(dir, 'cv.db'));
-    const write = async (source: string, text: string) => {
-      const doc = makeDoc(source, [{ title: source, text }]);
-      const b = await s.beginBatch('t');
-      await s.writeDocument({
-        batchId: b.id,
-        document: doc,
-        vectors: doc.chunks.map((c) => fakeVector(c.text)),
-        fingerprint: 'fake:1:8:v1',
-      });
-      b.status = 'done';
-      await s.finishBatch(b);
-      return doc;
-    };
+    const write = (source: string, text: string) =>
+      writeFakeDocument(s, makeDoc(source, [{ title: source, text }]), 't');
     await write('a.md', 'Alpha kilns fire clay.');
     await write('b.md', 'Beta wheels throw pots.');
     const ids = (await s.scanChunks(0, 100)).map((c) => c.id);
-    const fromTable = await s.chunkVectors(ids, 'fake:1:8:v1');
+    const fromTable = await s.chunkVectors(ids, FAKE_FINGERPRINT);
     // A vector search loads the exact-scan matrix; chunkVectors then answers from it.
-    await s.vectorSearch({ vector: fakeVector('alpha'), fingerprint: 'fake:1:8:v1', limit: 5 });
-    const fromMatrix = await s.chunkVectors([...ids, 999_999], 'fake:1:8:v1');
+    await s.vectorSearch({ vector: fakeVector('alpha'), fingerprint: FAKE_FINGERPRINT, limit: 5 });
+    const fromMatrix = await s.chunkVectors([...ids, 999_999], FAKE_FINGERPRINT);
     expect(fromMatrix).toEqual(fromTable);
     await write('a.md', 'Gamma glazes melt.');
     const live = (await s.scanChunks(0, 100)).map((c) => c.id);
-    const after = await s.chunkVectors(live, 'fake:1:8:v1');
+    const after = await s.chunkVectors(live, FAKE_FINGERPRINT);
     expect([...after.keys()].sort()).toEqual([...live].sort());
     expect(after.get(live[live.length - 1]!)).toEqual(fakeVector('Gamma glazes melt.'));
     await s.close();
