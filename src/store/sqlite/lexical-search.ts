@@ -63,17 +63,14 @@ export function countLiveSections(statements: StatementCache): number {
   return (statements.get('SELECT count(*) AS n FROM sections WHERE live = 1').get() as Row).n as number;
 }
 
-/**
- * Live sections containing each distinct stem, from the vocabulary view (call
- * {@link createSectionsVocab} first). Stems in no section are absent from the map.
- */
 /** Document frequencies remembered between calls; cleared when it would outgrow this. */
 export const DF_CACHE_MAX = 200_000;
 
 /**
- * Document frequency of each stem from `fts5vocab`. Each lookup walks the term's whole doclist (so
- * a common word costs as much as scoring it), hence `cache`: the caller keeps one per data version,
- * and a stem the index lacks is remembered as 0 and left out of the result.
+ * Live sections containing each distinct stem, from the vocabulary view (call
+ * {@link createSectionsVocab} first); stems in no section are absent from the map. Each lookup
+ * walks the term's whole doclist (a common word costs as much as scoring it), hence `cache`: the
+ * caller keeps one per data version, and a stem the index lacks is remembered as 0.
  */
 export function documentFrequencies(
   statements: StatementCache,
