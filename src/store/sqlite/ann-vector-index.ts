@@ -103,6 +103,9 @@ export interface AnnInspection {
  * can only look older than it is, never newer. An index in memory, its chunk maps and the
  * reconcile step are in `ann-entry.ts`; this class decides when to load, reconcile, build or save.
  */
+/** Rows inserted into the index being built, of the total. */
+type BuildProgress = (done: number, total: number) => void;
+
 export class AnnVectorLeg {
   readonly threshold: number;
   private readonly params: { m: number; efConstruction: number; efSearch: number };
@@ -110,8 +113,6 @@ export class AnnVectorLeg {
   private readonly counts = new Map<string, { rev: string; count: number }>();
   private readonly pending = new Map<string, Promise<AnnEntry | null>>();
   private readonly statuses = new Map<string, AnnStatus>();
-  /** Progress callback of the `prepare` call in flight, if any. */
-  private buildProgress: ((done: number, total: number) => void) | null = null;
 
   constructor(
     private readonly db: Database.Database,
@@ -173,17 +174,12 @@ export class AnnVectorLeg {
     fingerprint: string,
     onBuildProgress?: (done: number, total: number) => void,
   ): Promise<AnnStatus> {
-    this.buildProgress = onBuildProgress ?? null;
-    try {
-      await this.current(fingerprint);
-    } finally {
-      this.buildProgress = null;
-    }
+    await this.current(fingerprint, onBuildProgress);
     return { ...this.status(fingerprint) };
   }
 
   /** The current index, or null when the exact scan applies (at or below the threshold). */
-  private async current(fingerprint: string): Promise<AnnEntry | null> {
+  private async current(fingerprint: string, onBuildProgress?: BuildProgress): Promise<AnnEntry | null> {
     for (;;) {
       const rev = readVectorRevision(this.db);
       const s = this.status(fingerprint);
@@ -200,7 +196,9 @@ export class AnnVectorLeg {
         await running;
         continue;
       }
-      const p = this.refresh(fingerprint, rev).finally(() => this.pending.delete(fingerprint));
+      const p = this.refresh(fingerprint, rev, onBuildProgress).finally(() =>
+        this.pending.delete(fingerprint),
+      );
       this.pending.set(fingerprint, p);
       return p;
     }
@@ -214,7 +212,11 @@ export class AnnVectorLeg {
     return r === undefined ? 0 : r[0] / 4;
   }
 
-  private async refresh(fingerprint: string, rev: string): Promise<AnnEntry | null> {
+  private async refresh(
+    fingerprint: string,
+    rev: string,
+    onBuildProgress?: BuildProgress,
+  ): Promise<AnnEntry | null> {
     const dims = this.dims(fingerprint);
     if (dims === 0) return null;
     const s = this.status(fingerprint);
@@ -240,7 +242,7 @@ export class AnnVectorLeg {
         return e;
       }
     }
-    return this.build(fingerprint, dims, rev);
+    return this.build(fingerprint, dims, rev, onBuildProgress);
   }
 
   /** Same embedder, dims and graph parameters, and the stamp is an ancestor of `rev`. */
@@ -265,7 +267,12 @@ export class AnnVectorLeg {
     return true;
   }
 
-  private async build(fingerprint: string, dims: number, rev: string): Promise<AnnEntry> {
+  private async build(
+    fingerprint: string,
+    dims: number,
+    rev: string,
+    onBuildProgress?: BuildProgress,
+  ): Promise<AnnEntry> {
     const rows = this.db
       .prepare(
         'SELECT c.id, c.doc_id, c.section_id, v.vector FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE v.fingerprint = ? AND c.live = 1 ORDER BY c.id',
@@ -277,7 +284,7 @@ export class AnnVectorLeg {
     rows.forEach((r, i) => data.set(blobToVector(r[3]), i * dims));
     const live: LiveRows = { ids, docIds: rows.map((r) => r[1]), sectionIds: rows.map((r) => r[2]) };
     rows.length = 0;
-    const progress = this.buildProgress ?? this.options.onBuildProgress;
+    const progress = onBuildProgress ?? this.options.onBuildProgress;
     const index = await HnswIndex.build(ids, data, {
       fingerprint,
       dims,
