@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { QuiverError } from './errors.js';
 import { DEFAULT_PRF_DOCS, DEFAULT_PRF_TERMS, DEFAULT_PRF_WEIGHT } from './retrieve/prf.js';
 import { DEFAULT_ANN_THRESHOLD } from './store/sqlite/ann-vector-index.js';
+import { DEFAULT_LEXICAL_INDEX_THRESHOLD } from './store/sqlite/lexical-index-leg.js';
 import {
   DEFAULT_HNSW_EF_CONSTRUCTION,
   DEFAULT_HNSW_EF_SEARCH,
@@ -250,6 +251,12 @@ export const CONFIG_KEYS = {
     default: DEFAULT_HNSW_EF_SEARCH,
     env: 'QUIVER_ANN_EF_SEARCH',
     help: 'HNSW search-time candidates (recall vs latency)',
+  },
+  'lexical.threshold': {
+    schema: int.min(0),
+    default: DEFAULT_LEXICAL_INDEX_THRESHOLD,
+    env: 'QUIVER_LEXICAL_THRESHOLD',
+    help: 'live sections above which the lexical leg ranks from its own index (same BM25 as FTS5, faster); FTS5 at or below',
   },
   progress: { schema: bool, default: true, env: 'QUIVER_PROGRESS', help: 'progress bars on a TTY' },
 } as const;

@@ -28,9 +28,11 @@ import type { BatchRecord, DocumentRecord, QueryMode, SearchFilter, SectionRecor
 /** Progress of building the vector index (HNSW above `ann.threshold`): rows inserted of total. */
 export type IndexProgress = (done: number, total: number) => void;
 
-/** Options of `Vault.add`: ingest options plus progress of the vector index update that follows. */
+/** Options of `Vault.add`: ingest options plus progress of the index updates that follow. */
 export interface VaultAddOptions extends AddOptions {
   onIndexProgress?: IndexProgress;
+  /** Progress of a lexical index rebuild (above `lexical.threshold`): tokens read of total. */
+  onLexicalIndexProgress?: IndexProgress;
 }
 
 /** Per-call retrieval options; anything left out comes from the configuration. */
@@ -187,6 +189,7 @@ export class Vault {
           efConstruction: c['ann.efConstruction'],
           efSearch: c['ann.efSearch'],
         },
+        lexical: { threshold: c['lexical.threshold'] },
       });
     try {
       const embedder = options.embedder ?? (await embedderFor(c, store));
@@ -222,7 +225,7 @@ export class Vault {
       throw new QuiverError('BAD_INPUT', 'quiver: add needs at least one path or text');
     if ((await this.store.getMeta(EMBEDDER_META_KEY)) === null)
       await this.store.setMeta(EMBEDDER_META_KEY, this.embedder.id);
-    const { onIndexProgress, ...ingestOptions } = options;
+    const { onIndexProgress, onLexicalIndexProgress, ...ingestOptions } = options;
     const report = await ingest(this.store, this.embedder, inputs, {
       root: this.root,
       chunkChars: this.config['ingest.chunkChars'],
@@ -242,6 +245,9 @@ export class Vault {
     // Build or update the vector index now (above the ANN threshold), not in the first search.
     if (report.batch.added + report.batch.updated > 0 && refit === null)
       await this.store.prepareVectorIndex?.(this.embedder.id, onIndexProgress);
+    // Likewise the lexical index (above `lexical.threshold`): updated, or rebuilt when many rows changed.
+    if (report.batch.added + report.batch.updated > 0)
+      await this.store.prepareLexicalIndex?.(onLexicalIndexProgress);
     return { ...report, refit };
   }
 

@@ -41,25 +41,32 @@ export function progressBar(io: CliIO, quiet: boolean, what: string): Progress {
 }
 
 /**
- * A bar for a command's main work and a second one for the vector index update that may follow it
- * (`add`, `reindex`): the first bar stops when the index bar starts.
+ * A bar for a command's main work and one each for the vector and lexical index updates that may
+ * follow it (`add`, `reindex`): each bar stops when the next one starts.
  */
 export function progressWithIndex(
   io: CliIO,
   quiet: boolean,
   what: string,
-): { bar: Progress; onIndexProgress: (done: number, total: number) => void; stop: () => void } {
-  const bar = progressBar(io, quiet, what);
-  const index = progressBar(io, quiet, 'vector index');
+): {
+  bar: Progress;
+  onIndexProgress: (done: number, total: number) => void;
+  onLexicalIndexProgress: (done: number, total: number) => void;
+  stop: () => void;
+} {
+  const bars = [
+    progressBar(io, quiet, what),
+    progressBar(io, quiet, 'vector index'),
+    progressBar(io, quiet, 'lexical index'),
+  ];
+  const step = (i: number) => (done: number, total: number) => {
+    bars.slice(0, i).forEach((b) => b.stop());
+    bars[i]!.update(done, total, '');
+  };
   return {
-    bar,
-    onIndexProgress: (done, total) => {
-      bar.stop();
-      index.update(done, total, '');
-    },
-    stop: () => {
-      bar.stop();
-      index.stop();
-    },
+    bar: bars[0]!,
+    onIndexProgress: step(1),
+    onLexicalIndexProgress: step(2),
+    stop: () => bars.forEach((b) => b.stop()),
   };
 }

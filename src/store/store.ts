@@ -198,6 +198,11 @@ export interface Store {
     fingerprint: string,
     onProgress?: (done: number, total: number) => void,
   ): Promise<unknown>;
+  /**
+   * Bring any index the lexical leg keeps of its own up to date now rather than at the first
+   * search; stores without one leave this out.
+   */
+  prepareLexicalIndex?(onProgress?: (done: number, total: number) => void): Promise<unknown>;
   /** Chunks ranked by cosine to the query vector, best first. */
   vectorSearch(query: VectorQuery): Promise<ChunkHit[]>;
   /** Stored vectors of the given chunks under one fingerprint. */

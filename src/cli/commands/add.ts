@@ -39,7 +39,11 @@ export const addCommand: Command = {
     if (inputs.length === 0)
       throw new QuiverError('BAD_INPUT', 'quiver add: give at least one path, - for stdin, or --text');
     const vault = await ctx.openVault();
-    const { bar, onIndexProgress, stop } = progressWithIndex(ctx.io, ctx.quiet, 'ingest');
+    const { bar, onIndexProgress, onLexicalIndexProgress, stop } = progressWithIndex(
+      ctx.io,
+      ctx.quiet,
+      'ingest',
+    );
     const include = strs(ctx.values, 'include');
     const exclude = strs(ctx.values, 'exclude');
     let report;
@@ -49,6 +53,7 @@ export const addCommand: Command = {
         ...(exclude === undefined ? {} : { exclude }),
         onProgress: (p) => bar.update(p.done, p.total, p.source),
         onIndexProgress,
+        onLexicalIndexProgress,
       });
     } finally {
       stop();

@@ -29,9 +29,11 @@ export const doctorCommand: Command = {
     const keys = Object.keys(CONFIG_KEYS) as ConfigKey[];
     const secrets = [vault.config['embedder.apiKeyEnv'], vault.config['generator.apiKeyEnv']];
     const ann = vault.store instanceof SqliteStore ? vault.store.inspectVectorIndex(vault.embedder.id) : null;
+    const lexical = vault.store instanceof SqliteStore ? await vault.store.inspectLexicalFile() : null;
     const report = {
       store: { kind: vault.store.kind, location: vault.store.location, ...s },
       ann,
+      lexical,
       embedder: {
         configured: vault.embedder.id,
         dims: vault.embedder.dims,
@@ -66,6 +68,14 @@ export const doctorCommand: Command = {
             ann.mode === 'exact'
               ? `exact scan (${ann.chunks} chunks ≤ threshold ${ann.threshold})`
               : `hnsw (${ann.chunks} chunks > threshold ${ann.threshold}), index ${ann.index}${ann.file === null ? '' : `: ${ann.file}`}`
+          }\n`,
+        );
+      if (lexical !== null)
+        ctx.out(
+          `lexical   ${
+            lexical.mode === 'fts5'
+              ? `fts5 bm25 (${lexical.sections} sections ≤ threshold ${lexical.threshold})`
+              : `own index (${lexical.sections} sections > threshold ${lexical.threshold}), index ${lexical.index}${lexical.file === null ? '' : `: ${lexical.file}`}`
           }\n`,
         );
       ctx.out(

@@ -3,7 +3,7 @@ import type { RollbackResult, WriteDocumentInput, WriteStatus } from '../store.j
 import type { StatementCache } from './connection.js';
 import { now, type Row } from './rows.js';
 import { vectorToBlob } from './vector-cache.js';
-import { bumpVectorRevision, raiseChunkHighWater } from './vector-revision.js';
+import { bumpVectorRevision, countRevert, raiseChunkHighWater } from './vector-revision.js';
 
 /**
  * Versioned document rows (see `schema.ts`): writing a new version supersedes the live one, and
@@ -124,6 +124,7 @@ export function revertBatch(statements: StatementCache, id: string): RollbackRes
       .get(id) as [number | null];
     if (top[0] !== null) raiseChunkHighWater(db, top[0]);
     bumpVectorRevision(db);
+    countRevert(db);
     for (const d of written) {
       unindex(statements, d.rid as number);
       stmt('DELETE FROM documents WHERE rid = ?').run(d.rid);

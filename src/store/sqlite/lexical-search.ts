@@ -3,6 +3,9 @@ import type { LexicalHit, LexicalQuery } from '../store.js';
 import type { StatementCache } from './connection.js';
 import { docFilterSql } from './doc-filter.js';
 import { compileFtsQuery } from './fts-query.js';
+import { tokenizeQueryTerms } from './lexical-index-build.js';
+import type { LexicalSearcher, ScoredRid } from './lexical-index.js';
+import type { LexicalIndexLeg } from './lexical-index-leg.js';
 import type { Row } from './rows.js';
 
 /**
@@ -11,16 +14,43 @@ import type { Row } from './rows.js';
  * (most of a large vault for a common word) pay a row lookup, ~5× slower at 100k chunks. With a
  * filter, the top `limit × 4 + 32` matches are ranked and filtered; only when fewer than `limit`
  * survive does the exact join-then-rank query run. `hasNoisyMarks`: see {@link docFilterSql}.
+ *
+ * With a `searcher` (a large vault, `lexical-index-leg.ts`), `any` and `all` queries whose terms
+ * are one FTS5 token each are ranked by it instead of by FTS5: the same scores and order, from
+ * typed arrays (see `lexical-index.ts`); the rest still go to FTS5.
  */
 export function lexicalSearch(
   statements: StatementCache,
   query: LexicalQuery,
   hasNoisyMarks: boolean,
+  index: { searcher: LexicalSearcher; leg: LexicalIndexLeg } | null = null,
 ): LexicalHit[] {
   const match = compileFtsQuery(query.terms, query.mode);
   if (match === null || query.limit <= 0) return [];
   const { db } = statements;
   const f = docFilterSql(query.filter, hasNoisyMarks);
+  if (index !== null && query.mode !== 'phrase') {
+    const { searcher, leg } = index;
+    const phrases = tokenizeQueryTerms(
+      db,
+      query.terms.filter((t) => typeof t === 'string' && t.length > 0),
+    );
+    if (phrases !== null) {
+      const rank = (fetch: number): ScoredRid[] =>
+        searcher.search(phrases, query.weights, fetch, query.mode as 'any' | 'all');
+      if (!f.sql) {
+        const ranked = rank(query.limit);
+        const scores = new Map(ranked.map((x) => [x.rid, x.score] as const));
+        return leg
+          .sectionsOf(ranked.map((x) => x.rid))
+          .map((x) => ({ sectionId: x.sectionId, docId: x.docId, score: scores.get(x.rid)! }));
+      }
+      const where = `AND d.superseded_by IS NULL AND ${f.sql}`;
+      const fast = sectionsOf(statements, rank(query.limit * 4 + 32), where, f.params);
+      if (fast.length >= query.limit) return fast.slice(0, query.limit);
+      return exactFiltered(statements, match, query, f);
+    }
+  }
   const w = query.weights;
   const toHits = (rows: Row[]): LexicalHit[] =>
     rows.map((r) => ({
@@ -41,11 +71,56 @@ export function lexicalSearch(
   const docs = `JOIN documents d ON d.id = s.doc_id WHERE d.superseded_by IS NULL AND ${f.sql}`;
   const fast = ranked(query.limit * 4 + 32, docs, f.params);
   if (fast.length >= query.limit) return toHits(fast.slice(0, query.limit));
+  return exactFiltered(statements, match, query, f);
+}
+
+/** The filtered query FTS5 answers exactly: every match joined and filtered, then ranked. */
+function exactFiltered(
+  statements: StatementCache,
+  match: string,
+  query: LexicalQuery,
+  f: { sql: string; params: unknown[] },
+): LexicalHit[] {
+  const w = query.weights;
   const sql = `SELECT s.id, s.doc_id, bm25(sections_fts, ?, ?, ?) AS score
       FROM sections_fts JOIN sections s ON s.rid = sections_fts.rowid
       WHERE sections_fts MATCH ? AND s.doc_id IN (SELECT d.id FROM documents d WHERE d.superseded_by IS NULL AND ${f.sql})
       ORDER BY score, s.rid LIMIT ?`;
-  return toHits(db.prepare(sql).all(w.body, w.title, w.heading, match, ...f.params, query.limit) as Row[]);
+  const rows = statements.db
+    .prepare(sql)
+    .all(w.body, w.title, w.heading, match, ...f.params, query.limit) as Row[];
+  return rows.map((r) => ({
+    sectionId: r.id as string,
+    docId: r.doc_id as string,
+    score: -(r.score as number),
+  }));
+}
+
+/**
+ * The sections of ranked rids that pass the filter `where` (SQL over `s`, the section, and `d`,
+ * its document), in rank order.
+ */
+function sectionsOf(
+  statements: StatementCache,
+  ranked: ScoredRid[],
+  where: string,
+  params: unknown[],
+): LexicalHit[] {
+  if (ranked.length === 0) return [];
+  // CROSS JOIN fixes the plan: the ranked rids drive primary-key lookups (the planner would
+  // otherwise scan a table for an IN over json_each).
+  const sql = `SELECT s.rid, s.id, s.doc_id FROM json_each(?) j CROSS JOIN sections s ON s.rid = j.value
+      CROSS JOIN documents d ON d.rid = s.doc_rid WHERE 1 ${where}`;
+  const st = statements.db.prepare(sql);
+  const found = new Map<number, Row>();
+  for (const r of st.all(JSON.stringify(ranked.map((x) => x.rid)), ...params) as Row[])
+    found.set(r.rid as number, r);
+  const out: LexicalHit[] = [];
+  for (const x of ranked) {
+    const r = found.get(x.rid);
+    if (r !== undefined) out.push({ sectionId: r.id as string, docId: r.doc_id as string, score: x.score });
+  }
+  return out;
 }
 
 /**

@@ -26,6 +26,16 @@ runStoreContract('sqlite (real file)', {
   },
 });
 
+// The same contract with the lexical leg's own index always on (lexical-index-leg.ts), so every
+// lexical expectation (modes, filters, updates, rollback, reopening) also holds for it.
+runStoreContract('sqlite (real file, own lexical index)', {
+  make: async () => SqliteStore.open(join(dir, `v${n++}.db`), { lexical: { threshold: 0 } }),
+  reopen: async (s) => {
+    await s.close();
+    return SqliteStore.open(s.location, { lexical: { threshold: 0 } });
+  },
+});
+
 describe('SqliteStore specifics', () => {
   it('uses WAL and records the schema version', async () => {
     const path = join(dir, 'wal.db');

@@ -20,6 +20,12 @@ import type {
   WriteStatus,
 } from '../store.js';
 import { type AnnInspection, type AnnOptions, type AnnStatus, AnnVectorLeg } from './ann-vector-index.js';
+import {
+  type LexicalIndexInspection,
+  type LexicalIndexOptions,
+  LexicalIndexLeg,
+  type LexicalIndexStatus,
+} from './lexical-index-leg.js';
 import { insertBatch, selectBatch, selectBatches, updateFinishedBatch } from './batches.js';
 import { openVaultDatabase, StatementCache } from './connection.js';
 import { allowedDocIds, docFilterSql } from './doc-filter.js';
@@ -46,6 +52,11 @@ export interface SqliteStoreOptions {
    * persisted beside the file (in memory only for `:memory:` and read-only stores).
    */
   ann?: AnnOptions;
+  /**
+   * The lexical leg's own index (`lexical-index-leg.ts`): used above `threshold` live sections,
+   * saved beside the file (in memory only for `:memory:` and read-only stores).
+   */
+  lexical?: LexicalIndexOptions;
 }
 
 /**
@@ -71,6 +82,7 @@ export class SqliteStore implements Store {
   /** Live sections and the document frequencies looked up so far, for one data version. */
   private liveSections: { version: number; count: number; df: Map<string, number> } | null = null;
   private readonly ann: AnnVectorLeg;
+  private readonly lexical: LexicalIndexLeg;
 
   private constructor(db: Database.Database, location: string, options: SqliteStoreOptions = {}) {
     this.db = db;
@@ -78,6 +90,11 @@ export class SqliteStore implements Store {
     this.location = location;
     this.ann = new AnnVectorLeg(db, {
       ...options.ann,
+      dbPath: location === ':memory:' ? null : location,
+      save: options.readonly !== true,
+    });
+    this.lexical = new LexicalIndexLeg(db, {
+      ...options.lexical,
       dbPath: location === ':memory:' ? null : location,
       save: options.readonly !== true,
     });
@@ -278,7 +295,27 @@ export class SqliteStore implements Store {
 
   /** BM25 over the live sections (`lexical-search.ts`). */
   async lexicalSearch(query: LexicalQuery): Promise<LexicalHit[]> {
-    return lexicalSearch(this.statements, query, this.hasNoisyMarks());
+    const searcher = query.mode === 'phrase' ? null : await this.lexical.searcher(this.version());
+    const index = searcher === null ? null : { searcher, leg: this.lexical };
+    return lexicalSearch(this.statements, query, this.hasNoisyMarks(), index);
+  }
+
+  /**
+   * Bring the lexical leg's own index up to date now (build, load or update) rather than at the
+   * first search; the leg's status after.
+   */
+  async prepareLexicalIndex(onProgress?: (done: number, total: number) => void): Promise<LexicalIndexStatus> {
+    return this.lexical.prepare(this.version(), onProgress);
+  }
+
+  /** The lexical leg's mode and index state as of the last search or prepare. */
+  inspectLexicalIndex(): LexicalIndexStatus {
+    return { ...this.lexical.status };
+  }
+
+  /** The lexical leg's mode and saved index state now, without loading or building it. */
+  async inspectLexicalFile(): Promise<LexicalIndexInspection> {
+    return this.lexical.inspect();
   }
 
   /**
@@ -286,6 +323,15 @@ export class SqliteStore implements Store {
    * cached per data version.
    */
   async termStats(stems: readonly string[]): Promise<TermStats> {
+    const searcher = await this.lexical.searcher(this.version());
+    if (searcher !== null) {
+      const df = new Map<string, number>();
+      for (const s of new Set(stems)) {
+        const n = searcher.df(s);
+        if (n > 0) df.set(s, n);
+      }
+      return { docs: searcher.liveRows, df };
+    }
     if (!this.vocabReady) {
       createSectionsVocab(this.db);
       this.vocabReady = true;

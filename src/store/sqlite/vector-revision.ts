@@ -151,3 +151,20 @@ export function nextChunkIdFloor(db: Db): number | null {
   const max = (db.prepare('SELECT MAX(id) AS m FROM chunks').get() as { m: number | null }).m ?? 0;
   return max < hwm ? hwm + 1 : null;
 }
+
+/**
+ * meta key counting rollbacks: the only writes that delete section rows (whose rids SQLite may then
+ * hand out again) and revive superseded ones. A saved lexical index (`lexical-index-leg.ts`) can
+ * be brought up to date from rows added since it was built only while this count is unchanged.
+ */
+export const REVERTS_KEY = 'sections.reverts';
+
+/** Rollbacks recorded so far (0 when none). */
+export function readReverts(db: Db): number {
+  return Number(getMeta(db, REVERTS_KEY) ?? 0);
+}
+
+/** Count a rollback (inside its transaction). */
+export function countRevert(db: Db): void {
+  setMeta(db, REVERTS_KEY, String(readReverts(db) + 1));
+}

@@ -1,0 +1,206 @@
+import type Database from 'better-sqlite3';
+import { LexicalIndex } from './lexical-index.js';
+
+/**
+ * Building a {@link LexicalIndex} from FTS5 itself, so its tokens are FTS5's: the `instance`
+ * vocabulary view yields one row per token occurrence (term, row, column), in term then row
+ * order, which is posting-list order; row lengths come from FTS5's `_docsize` table (what `bm25()`
+ * reads). Query words are tokenized by a one-column FTS5 table in the connection's temp schema
+ * with the same tokenizer, so `running` finds `run` exactly as FTS5 would.
+ */
+
+/** The tokenizer of `sections_fts` (schema.ts); the temp tables here must use the same. */
+export const SECTIONS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
+
+type Db = Database.Database;
+
+/** Column sizes in an FTS5 `_docsize.sz` blob: SQLite varints, one per column. */
+export function decodeColumnSizes(sz: Uint8Array): number[] {
+  const out: number[] = [];
+  let i = 0;
+  while (i < sz.length) {
+    let v = 0;
+    for (let k = 0; k < 9 && i < sz.length; k++) {
+      const b = sz[i++]!;
+      if (k === 8) {
+        v = v * 256 + b;
+        break;
+      }
+      v = v * 128 + (b & 0x7f);
+      if ((b & 0x80) === 0) break;
+    }
+    out.push(v);
+  }
+  return out;
+}
+
+/**
+ * FTS5's row count and token total (all columns) from the averages record of `table` (its
+ * `_data` row 1: varints nRow, then one total per column), which is what `bm25()` reads.
+ */
+export function readFtsTotals(db: Db, table: string): { rows: number; tokens: number } {
+  const r = db.prepare(`SELECT block FROM ${table}_data WHERE id = 1`).raw().get() as
+    [Uint8Array] | undefined;
+  if (r === undefined) return { rows: 0, tokens: 0 };
+  const [rows = 0, ...cols] = decodeColumnSizes(r[0]);
+  return { rows, tokens: cols.reduce((a, b) => a + b, 0) };
+}
+
+/** Growable typed array (doubling), for postings whose count is not known up front. */
+class Grow<T extends Uint32Array | Uint16Array> {
+  length = 0;
+  constructor(
+    public data: T,
+    private readonly make: (n: number) => T,
+  ) {}
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = this.make(Math.max(1024, this.data.length * 2));
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+  done(): T {
+    return this.data.slice(0, this.length) as T;
+  }
+}
+
+const u32 = (n: number): Uint32Array => new Uint32Array(n);
+const u16 = (n: number): Uint16Array => new Uint16Array(n);
+
+/**
+ * Read FTS5 table `schema.table` (columns body, title, heading) into an index. `onProgress` gets
+ * (tokens read, total tokens). The caller holds a read transaction if it needs a consistent view.
+ */
+export function readFtsIndex(
+  db: Db,
+  schema: 'main' | 'temp',
+  table: string,
+  onProgress?: (done: number, total: number) => void,
+): LexicalIndex {
+  const rids: number[] = [];
+  const tokens: number[] = [];
+  let total = 0;
+  for (const [id, sz] of db
+    .prepare(`SELECT id, sz FROM ${schema}.${table}_docsize ORDER BY id`)
+    .raw()
+    .iterate() as IterableIterator<[number, Uint8Array]>) {
+    const cols = decodeColumnSizes(sz);
+    const n = cols.reduce((a, b) => a + b, 0);
+    rids.push(id);
+    tokens.push(n);
+    total += n;
+  }
+  const rowOf = new Map<number, number>();
+  rids.forEach((rid, i) => rowOf.set(rid, i));
+  const vocab = `lexical_instance_${schema}_${table}`;
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(${schema}, ${table}, 'instance')`,
+  );
+  const terms: string[] = [];
+  const termStart = new Grow(u32(1024), u32);
+  const postRow = new Grow(u32(1024), u32);
+  const cols = [new Grow(u16(1024), u16), new Grow(u16(1024), u16), new Grow(u16(1024), u16)] as const;
+  let lastTerm: string | null = null;
+  let lastRid = -1;
+  const counts = [0, 0, 0];
+  const flush = (): void => {
+    if (lastRid < 0) return;
+    const row = rowOf.get(lastRid);
+    if (row !== undefined) {
+      postRow.push(row);
+      for (let c = 0; c < 3; c++) cols[c]!.push(Math.min(counts[c]!, 0xffff));
+    }
+    counts[0] = counts[1] = counts[2] = 0;
+  };
+  let read = 0;
+  const stmt = db.prepare(`SELECT term, doc, col FROM temp.${vocab}`).raw();
+  for (const [term, rid, col] of stmt.iterate() as IterableIterator<[string, number, string]>) {
+    if (term !== lastTerm) {
+      flush();
+      lastRid = -1;
+      termStart.push(postRow.length);
+      terms.push(term);
+      lastTerm = term;
+    }
+    if (rid !== lastRid) {
+      flush();
+      lastRid = rid;
+    }
+    const c = col === 'body' ? 0 : col === 'title' ? 1 : 2;
+    counts[c]!++;
+    if (onProgress !== undefined && ++read % 65536 === 0) onProgress(read, total);
+  }
+  flush();
+  termStart.push(postRow.length);
+  onProgress?.(total, total);
+  return new LexicalIndex({
+    terms,
+    termStart: termStart.done(),
+    postRow: postRow.done(),
+    postBody: cols[0].done(),
+    postTitle: cols[1].done(),
+    postHeading: cols[2].done(),
+    rids: Float64Array.from(rids),
+    rowTokens: Uint32Array.from(tokens),
+  });
+}
+
+/** A section row to index outside `sections_fts` (the rows added since a saved index was built). */
+export interface SectionText {
+  rid: number;
+  body: string;
+  title: string;
+  heading: string;
+}
+
+/**
+ * Index rows the way `sections_fts` would: through a temp FTS5 table with the same tokenizer
+ * (emptied first), then {@link readFtsIndex}.
+ */
+export function indexSectionTexts(db: Db, rows: readonly SectionText[]): LexicalIndex {
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_delta USING fts5(body, title, heading, tokenize = '${SECTIONS_TOKENIZER}')`,
+  );
+  db.exec('DELETE FROM temp.lexical_delta');
+  const ins = db.prepare('INSERT INTO temp.lexical_delta(rowid, body, title, heading) VALUES (?, ?, ?, ?)');
+  db.transaction(() => {
+    for (const r of rows) ins.run(r.rid, r.body, r.title, r.heading);
+  })();
+  return readFtsIndex(db, 'temp', 'lexical_delta');
+}
+
+/**
+ * FTS5's tokens of each query term, as `sections_fts` would tokenize the quoted term: one token →
+ * that token; none (punctuation only) → null, a phrase that matches nothing; two or more → the
+ * whole result is null (a multi-token phrase needs positions, which the index does not keep; the
+ * caller asks FTS5 instead).
+ */
+export function tokenizeQueryTerms(db: Db, terms: readonly string[]): (string | null)[] | null {
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_query USING fts5(x, tokenize = '${SECTIONS_TOKENIZER}')`,
+  );
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_query_vocab USING fts5vocab(temp, lexical_query, 'instance')`,
+  );
+  const out: (string | null)[] = terms.map(() => null);
+  const seen = new Uint8Array(terms.length);
+  const ins = db.prepare('INSERT INTO temp.lexical_query(rowid, x) VALUES (?, ?)');
+  let multi = false;
+  db.transaction(() => {
+    db.exec('DELETE FROM temp.lexical_query');
+    terms.forEach((t, i) => ins.run(i + 1, t.replace(/\0/g, ' ')));
+    for (const [term, doc] of db
+      .prepare('SELECT term, doc FROM temp.lexical_query_vocab')
+      .raw()
+      .iterate() as IterableIterator<[string, number]>) {
+      const i = doc - 1;
+      if (seen[i] === 1) multi = true;
+      seen[i] = 1;
+      out[i] = term;
+    }
+    db.exec('DELETE FROM temp.lexical_query');
+  })();
+  return multi ? null : out;
+}

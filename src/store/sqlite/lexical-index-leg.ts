@@ -1,0 +1,296 @@
+import type Database from 'better-sqlite3';
+import { indexSectionTexts, readFtsIndex, readFtsTotals, type SectionText } from './lexical-index-build.js';
+import {
+  type LexicalLoadFailure,
+  type LexicalStamp,
+  lexicalIndexPath,
+  readLexicalIndex,
+  readLexicalStamp,
+  writeLexicalIndex,
+} from './lexical-index-file.js';
+import { type IndexSegment, type LexicalIndex, LexicalSearcher } from './lexical-index.js';
+import { headingOf } from './document-versions.js';
+import {
+  isReconcilable,
+  readReverts,
+  readVectorRevision,
+  readVectorRevisionLog,
+  REVERTS_KEY,
+} from './vector-revision.js';
+
+/** Live sections above which the lexical leg scores from its own index rather than FTS5's bm25(). */
+export const DEFAULT_LEXICAL_INDEX_THRESHOLD = 10_000;
+/**
+ * Rows added since the saved index was built are indexed on the fly (a small second segment) up
+ * to this share of the saved rows (at least {@link LEXICAL_DELTA_MIN_ROWS}); beyond it the index
+ * is rebuilt.
+ */
+export const LEXICAL_DELTA_MAX_SHARE = 0.1;
+export const LEXICAL_DELTA_MIN_ROWS = 500;
+/** Section names remembered by {@link LexicalIndexLeg.sectionsOf} before the cache starts over. */
+const NAMES_CACHE_MAX = 500_000;
+
+export interface LexicalIndexOptions {
+  /** Live sections above which the index is used; Infinity switches it off. */
+  threshold?: number;
+}
+
+export interface LexicalIndexLegOptions extends LexicalIndexOptions {
+  /** The vault file (the index is saved beside it), or null for an in-memory store. */
+  dbPath: string | null;
+  /** False for read-only stores: build in memory, never write the file. */
+  save: boolean;
+}
+
+/** The lexical leg's mode and saved file, without loading or building (for `doctor`). */
+export interface LexicalIndexInspection {
+  mode: 'fts5' | 'index';
+  sections: number;
+  threshold: number;
+  file: string | null;
+  /**
+   * 'current': reflects the vault; 'updatable': older, brought up to date from new rows at load;
+   * 'stale': will be rebuilt; else why it cannot be read. 'none' at or below the threshold.
+   */
+  index: 'none' | 'current' | 'updatable' | 'stale' | LexicalLoadFailure;
+}
+
+/** What the lexical leg does now, for `doctor` and tests. */
+export interface LexicalIndexStatus {
+  /** 'fts5': ranked by FTS5 (at or below the threshold); 'index': by the index. */
+  mode: 'fts5' | 'index';
+  sections: number;
+  threshold: number;
+  file: string | null;
+  /** How the base index was obtained this session. */
+  source: 'built' | 'loaded' | null;
+  loadFailure: LexicalLoadFailure | 'stale' | null;
+  /** Rows added since the base was built (searched as a second segment) and base rows no longer live. */
+  added: number;
+  removed: number;
+  saveError: string | null;
+}
+
+type Progress = (done: number, total: number) => void;
+type Db = Database.Database;
+
+/**
+ * Decides whether the lexical leg scores from a {@link LexicalIndex} and keeps that index in step
+ * with the vault: loaded from `<db>.lexical` when its stamp (vector revision, rollback count, top
+ * section rid) says it can be brought up to date, else rebuilt from FTS5 and saved. Bringing up to
+ * date needs no rebuild while no rollback happened since: rows above the stamp's top rid are new
+ * (indexed on the fly as a second segment) and base rows whose document was superseded are
+ * tombstoned; scores stay exactly FTS5's because the searcher counts only live rows.
+ */
+export class LexicalIndexLeg {
+  readonly threshold: number;
+  private base: { index: LexicalIndex; stamp: LexicalStamp } | null = null;
+  private triedLoad = false;
+  private state: { version: number; searcher: LexicalSearcher | null } | null = null;
+  private pending: Promise<LexicalSearcher | null> | null = null;
+  /** rid → [section id, document id]: fixed per rid until a rollback (which may reuse rids). */
+  private names = new Map<number, [string, string]>();
+  private namesReverts = -1;
+  readonly status: LexicalIndexStatus;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: LexicalIndexLegOptions,
+  ) {
+    this.threshold = options.threshold ?? DEFAULT_LEXICAL_INDEX_THRESHOLD;
+    this.status = {
+      mode: 'fts5',
+      sections: 0,
+      threshold: this.threshold,
+      file: options.dbPath === null ? null : lexicalIndexPath(options.dbPath),
+      source: null,
+      loadFailure: null,
+      added: 0,
+      removed: 0,
+      saveError: null,
+    };
+  }
+
+  /**
+   * The searcher for data version `version` (the store's), or null when FTS5 ranks. Loads,
+   * updates or builds the index as needed; `onProgress` sees a build.
+   */
+  async searcher(version: number, onProgress?: Progress): Promise<LexicalSearcher | null> {
+    if (this.state?.version === version) return this.state.searcher;
+    while (this.pending !== null) await this.pending;
+    if (this.state?.version === version) return this.state.searcher;
+    this.pending = this.refresh(onProgress);
+    try {
+      const searcher = await this.pending;
+      this.state = { version, searcher };
+      return searcher;
+    } finally {
+      this.pending = null;
+    }
+  }
+
+  /** Bring the index up to date now (a build shows progress); the status after. */
+  async prepare(version: number, onProgress?: Progress): Promise<LexicalIndexStatus> {
+    await this.searcher(version, onProgress);
+    return { ...this.status };
+  }
+
+  /**
+   * Section and document ids of ranked rids, in order (rids no longer present are dropped), each
+   * looked up once by primary key and then remembered.
+   */
+  sectionsOf(rids: readonly number[]): { rid: number; sectionId: string; docId: string }[] {
+    const reverts = Number(
+      (
+        this.stmt('meta', `SELECT value FROM meta WHERE key = '${REVERTS_KEY}'`).get() as [string] | undefined
+      )?.[0] ?? 0,
+    );
+    if (reverts !== this.namesReverts || this.names.size > NAMES_CACHE_MAX) {
+      this.names = new Map();
+      this.namesReverts = reverts;
+    }
+    const one = this.stmt('one', 'SELECT id, doc_id FROM sections WHERE rid = ?');
+    const out: { rid: number; sectionId: string; docId: string }[] = [];
+    for (const rid of rids) {
+      let n = this.names.get(rid);
+      if (n === undefined) {
+        n = one.get(rid) as [string, string] | undefined;
+        if (n === undefined) continue;
+        this.names.set(rid, n);
+      }
+      out.push({ rid, sectionId: n[0], docId: n[1] });
+    }
+    return out;
+  }
+
+  /** Mode and saved-file state now, reading only the file's header. */
+  async inspect(): Promise<LexicalIndexInspection> {
+    const sections = this.liveSections();
+    const base = { sections, threshold: this.threshold, file: this.status.file };
+    if (sections <= this.threshold) return { ...base, mode: 'fts5', index: 'none' };
+    if (this.status.file === null) return { ...base, mode: 'index', index: 'missing' };
+    const stamp = await readLexicalStamp(this.status.file);
+    if (typeof stamp === 'string') return { ...base, mode: 'index', index: stamp };
+    const rev = readVectorRevision(this.db);
+    if (stamp.rev === rev && stamp.reverts === readReverts(this.db))
+      return { ...base, mode: 'index', index: 'current' };
+    const ok =
+      stamp.reverts === readReverts(this.db) &&
+      isReconcilable(stamp.rev, rev, readVectorRevisionLog(this.db), null);
+    return { ...base, mode: 'index', index: ok ? 'updatable' : 'stale' };
+  }
+
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /** A raw-mode statement prepared once per connection. */
+  private stmt(name: string, sql: string): Database.Statement {
+    let st = this.statements.get(name);
+    if (st === undefined) {
+      st = this.db.prepare(sql).raw();
+      this.statements.set(name, st);
+    }
+    return st;
+  }
+
+  private liveSections(): number {
+    return (this.stmt('live', 'SELECT count(*) FROM sections WHERE live = 1').get() as [number])[0];
+  }
+
+  private async refresh(onProgress?: Progress): Promise<LexicalSearcher | null> {
+    const s = this.status;
+    s.sections = this.liveSections();
+    if (s.sections <= this.threshold) {
+      s.mode = 'fts5';
+      s.added = s.removed = 0;
+      return null;
+    }
+    s.mode = 'index';
+    if (this.base === null && !this.triedLoad && s.file !== null) {
+      this.triedLoad = true;
+      const r = await readLexicalIndex(s.file);
+      if (r.ok) {
+        this.base = { index: r.index, stamp: r.stamp };
+        s.source = 'loaded';
+      } else s.loadFailure = r.reason;
+    }
+    if (this.base !== null) {
+      const segments = this.update(this.base.index, this.base.stamp);
+      if (segments !== null) return new LexicalSearcher(segments, readFtsTotals(this.db, 'sections_fts'));
+      if (s.source === 'loaded') s.loadFailure = 'stale';
+    }
+    return new LexicalSearcher(await this.build(onProgress), readFtsTotals(this.db, 'sections_fts'));
+  }
+
+  /**
+   * Segments for the current rows from a base stamped `stamp`, or null when a rebuild is needed
+   * (a rollback since, a revision outside this file's history, or too many new rows).
+   */
+  private update(base: LexicalIndex, stamp: LexicalStamp): IndexSegment[] | null {
+    const db = this.db;
+    const rev = readVectorRevision(db);
+    if (stamp.reverts !== readReverts(db)) return null;
+    if (stamp.rev !== rev && !isReconcilable(stamp.rev, rev, readVectorRevisionLog(db), null)) return null;
+    if (stamp.rev === rev) {
+      this.status.added = this.status.removed = 0;
+      return [{ index: base, dead: null }];
+    }
+    const added = db
+      .prepare(
+        `SELECT s.rid, s.text, d.title, s.breadcrumb FROM sections s JOIN documents d ON d.rid = s.doc_rid
+         WHERE s.rid > ? AND s.live = 1 ORDER BY s.rid`,
+      )
+      .raw()
+      .all(stamp.maxRid) as [number, string, string, string][];
+    if (added.length > Math.max(LEXICAL_DELTA_MIN_ROWS, LEXICAL_DELTA_MAX_SHARE * base.rows)) return null;
+    const dead = new Uint8Array(base.rows);
+    let removed = 0;
+    for (const [rid] of db
+      .prepare(
+        `SELECT s.rid FROM documents d JOIN sections s ON s.doc_rid = d.rid
+         WHERE d.superseded_by IS NOT NULL AND s.rid <= ?`,
+      )
+      .raw()
+      .iterate(stamp.maxRid) as IterableIterator<[number]>) {
+      const row = base.rowOf(rid);
+      if (row >= 0 && dead[row] === 0) {
+        dead[row] = 1;
+        removed++;
+      }
+    }
+    this.status.added = added.length;
+    this.status.removed = removed;
+    const segments: IndexSegment[] = [{ index: base, dead: removed > 0 ? dead : null }];
+    if (added.length > 0) {
+      const rows: SectionText[] = added.map(([rid, body, title, breadcrumb]) => ({
+        rid,
+        body,
+        title,
+        heading: headingOf(breadcrumb),
+      }));
+      segments.push({ index: indexSectionTexts(db, rows), dead: null });
+    }
+    return segments;
+  }
+
+  /** Rebuild from FTS5 in one read transaction, save it (when allowed), make it the base. */
+  private async build(onProgress?: Progress): Promise<IndexSegment[]> {
+    const db = this.db;
+    const { index, stamp } = db.transaction(() => {
+      const maxRid = (db.prepare('SELECT MAX(rid) FROM sections').raw().get() as [number | null])[0] ?? 0;
+      const st: LexicalStamp = { rev: readVectorRevision(db), reverts: readReverts(db), maxRid };
+      return { index: readFtsIndex(db, 'main', 'sections_fts', onProgress), stamp: st };
+    })();
+    this.base = { index, stamp };
+    this.status.source = 'built';
+    this.status.added = this.status.removed = 0;
+    if (this.options.save && this.status.file !== null) {
+      try {
+        await writeLexicalIndex(this.status.file, index, stamp);
+        this.status.saveError = null;
+      } catch (e) {
+        this.status.saveError = (e as Error).message;
+      }
+    }
+    return [{ index, dead: null }];
+  }
+}

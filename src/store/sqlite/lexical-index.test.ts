@@ -1,0 +1,310 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { QueryMode } from '../../types.js';
+import type { LexicalHit, LexicalQuery } from '../store.js';
+import { makeDoc, writeFakeDocument } from '../store.contract.js';
+import { decodeColumnSizes } from './lexical-index-build.js';
+import { lexicalIndexPath } from './lexical-index-file.js';
+import { SqliteStore } from './sqlite-store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'quiver-lexidx-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const fresh = (): string => join(dir, `v${n++}.db`);
+
+const W = { body: 1, title: 2, heading: 1.5 };
+const VOCAB = [
+  'cell',
+  'cells',
+  'running',
+  'runs',
+  'run',
+  'gene',
+  'genes',
+  'protein',
+  'naïve',
+  'naive',
+  'Tumour',
+  'tumor',
+  'immune',
+  'response',
+  'the',
+  'of',
+  'mouse',
+  'mice',
+  'α-helix',
+  'p53',
+  'x',
+  'covid-19',
+  'rate',
+  'rates',
+];
+
+/** Words from the vocabulary, seeded; repeats make term frequencies above 1. */
+function text(rng: () => number, words: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < words; i++) out.push(VOCAB[Math.floor(rng() * VOCAB.length)]!);
+  return out.join(' ') + '.';
+}
+
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A vault of `docs` documents with 1–3 sections each, written in two batches. */
+async function corpus(path: string, docs: number, seed: number): Promise<SqliteStore> {
+  const rng = prng(seed);
+  const s = SqliteStore.open(path, { lexical: { threshold: Infinity } });
+  for (let d = 0; d < docs; d++) {
+    const sections = Array.from({ length: 1 + Math.floor(rng() * 3) }, (_, i) => ({
+      title: i === 0 ? `Doc ${d} ${text(rng, 2)}` : text(rng, 2),
+      text: text(rng, 3 + Math.floor(rng() * 30)),
+    }));
+    await writeFakeDocument(s, makeDoc(`doc-${d}.md`, sections));
+  }
+  return s;
+}
+
+/** The same file through FTS5's ranking and through the index (threshold 0 = always on). */
+function pair(path: string): { fts: SqliteStore; idx: SqliteStore } {
+  return {
+    fts: SqliteStore.open(path, { lexical: { threshold: Infinity } }),
+    idx: SqliteStore.open(path, { lexical: { threshold: 0 } }),
+  };
+}
+
+function expectSame(a: LexicalHit[], b: LexicalHit[]): void {
+  expect(b.map((h) => h.sectionId)).toEqual(a.map((h) => h.sectionId));
+  b.forEach((h, i) => {
+    expect(h.docId).toBe(a[i]!.docId);
+    expect(Math.abs(h.score - a[i]!.score)).toBeLessThanOrEqual(1e-9 * Math.abs(a[i]!.score));
+  });
+}
+
+const q = (
+  terms: string[],
+  mode: QueryMode,
+  limit = 20,
+  extra: Partial<LexicalQuery> = {},
+): LexicalQuery => ({
+  terms,
+  mode,
+  limit,
+  weights: W,
+  ...extra,
+});
+
+describe('decodeColumnSizes', () => {
+  it('reads SQLite varints: one byte, two bytes, zero', () => {
+    expect(decodeColumnSizes(Uint8Array.from([0x81, 0x7a, 0x03, 0x00]))).toEqual([250, 3, 0]);
+    expect(decodeColumnSizes(new Uint8Array(0))).toEqual([]);
+  });
+  it('reads a nine-byte varint (the last byte carries 8 bits)', () => {
+    const nine = Uint8Array.from([0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x05]);
+    expect(decodeColumnSizes(nine)).toEqual([5]);
+  });
+});
+
+describe('lexical index: same ranking and scores as FTS5 bm25()', () => {
+  it('for random queries in any and all modes, with column weights and limits (property)', async () => {
+    const path = fresh();
+    await (await corpus(path, 60, 7)).close();
+    const { fts, idx } = pair(path);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(...VOCAB, 'absent', "patient's", '***'), { minLength: 1, maxLength: 6 }),
+        fc.constantFrom<QueryMode>('any', 'all'),
+        fc.integer({ min: 1, max: 40 }),
+        fc.record({
+          body: fc.constantFrom(0, 1, 0.5),
+          title: fc.constantFrom(0, 2, 10),
+          heading: fc.constantFrom(0, 1.5),
+        }),
+        async (terms, mode, limit, weights) => {
+          const query = { ...q(terms, mode, limit), weights };
+          expectSame(await fts.lexicalSearch(query), await idx.lexicalSearch(query));
+        },
+      ),
+      { numRuns: 150 },
+    );
+    expect(idx.inspectLexicalIndex().mode).toBe('index');
+    await fts.close();
+    await idx.close();
+  });
+
+  it('with filters (over-fetch, then the exact FTS5 join when too few survive)', async () => {
+    const path = fresh();
+    await (await corpus(path, 40, 11)).close();
+    const { fts, idx } = pair(path);
+    const ids = (await fts.listDocuments())
+      .filter((d) => ['doc-3.md', 'doc-17.md'].includes(d.source))
+      .map((d) => d.id);
+    expect(ids).toHaveLength(2);
+    for (const filter of [{ docIds: ids }, { sourcePrefix: 'doc-1' }, { kinds: ['md' as const] }]) {
+      for (const terms of [['cell', 'gene'], ['the'], ['mouse', 'rate', 'p53']]) {
+        const query = q(terms, 'any', 5, { filter });
+        const a = await fts.lexicalSearch(query);
+        expect(a.length).toBeGreaterThan(0);
+        expectSame(a, await idx.lexicalSearch(query));
+      }
+    }
+    await fts.close();
+    await idx.close();
+  });
+
+  it('gives the same document frequencies and section count to feedback', async () => {
+    const path = fresh();
+    await (await corpus(path, 30, 3)).close();
+    const { fts, idx } = pair(path);
+    const stems = ['cell', 'run', 'gene', 'nothing', 'the'];
+    expect(await idx.termStats(stems)).toEqual(await fts.termStats(stems));
+    await fts.close();
+    await idx.close();
+  });
+});
+
+describe('lexical index: kept in step with the vault', () => {
+  const probe = [
+    q(['cell', 'gene', 'tumour'], 'any', 50),
+    q(['mouse', 'the'], 'all', 50),
+    q(['novelword'], 'any'),
+  ];
+
+  async function compare(path: string, idx: SqliteStore): Promise<void> {
+    const fts = SqliteStore.open(path, { readonly: true, lexical: { threshold: Infinity } });
+    for (const query of probe) expectSame(await fts.lexicalSearch(query), await idx.lexicalSearch(query));
+    await fts.close();
+  }
+
+  it('is saved beside the vault, reloaded by the next process, and updated from new rows without a rebuild', async () => {
+    const path = fresh();
+    await (await corpus(path, 30, 5)).close();
+    const a = SqliteStore.open(path, { lexical: { threshold: 0 } });
+    expect((await a.prepareLexicalIndex()).source).toBe('built');
+    await a.close();
+    const b = SqliteStore.open(path, { lexical: { threshold: 0 } });
+    await compare(path, b);
+    expect(b.inspectLexicalIndex()).toMatchObject({ source: 'loaded', added: 0, removed: 0 });
+    // New documents and an update (supersedes a document's sections) after the save.
+    await writeFakeDocument(b, makeDoc('new.md', [{ title: 'New', text: 'novelword cell cell gene' }]));
+    await writeFakeDocument(
+      b,
+      makeDoc('doc-4.md', [{ title: 'Changed', text: 'novelword tumour mouse the' }]),
+    );
+    await compare(path, b);
+    const st = b.inspectLexicalIndex();
+    expect(st.source).toBe('loaded');
+    expect(st.added).toBeGreaterThanOrEqual(2);
+    expect(st.removed).toBeGreaterThanOrEqual(1);
+    const found = await Promise.all((await b.lexicalSearch(probe[2]!)).map((h) => b.getDocument(h.docId)));
+    expect(found.map((d) => d?.source).sort()).toEqual(['doc-4.md', 'new.md']);
+    await b.close();
+  });
+
+  it('rebuilds after a rollback (which can hand a deleted rid to a new section)', async () => {
+    const path = fresh();
+    await (await corpus(path, 20, 9)).close();
+    const s = SqliteStore.open(path, { lexical: { threshold: 0 } });
+    await s.prepareLexicalIndex();
+    const { batch } = await writeFakeDocument(
+      s,
+      makeDoc('tmp.md', [{ title: 'Tmp', text: 'novelword novelword' }]),
+    );
+    await compare(path, s);
+    await s.rollbackBatch(batch.id);
+    await writeFakeDocument(s, makeDoc('other.md', [{ title: 'Other', text: 'cell gene' }]));
+    await compare(path, s);
+    expect((await s.lexicalSearch(probe[2]!)).length).toBe(0);
+    expect(s.inspectLexicalIndex().source).toBe('built');
+    await s.close();
+    const again = SqliteStore.open(path, { lexical: { threshold: 0 } });
+    await compare(path, again);
+    expect(again.inspectLexicalIndex()).toMatchObject({ source: 'loaded', added: 0 });
+    await again.close();
+  });
+
+  it('detects a corrupt or truncated file and rebuilds it', async () => {
+    const path = fresh();
+    await (await corpus(path, 20, 13)).close();
+    const a = SqliteStore.open(path, { lexical: { threshold: 0 } });
+    await a.prepareLexicalIndex();
+    await a.close();
+    const file = lexicalIndexPath(path);
+    const bytes = readFileSync(file);
+    for (const bad of [
+      bytes.subarray(0, bytes.length - 3),
+      Buffer.concat([bytes.subarray(0, bytes.length - 1), Buffer.from([bytes[bytes.length - 1]! ^ 1])]),
+    ]) {
+      writeFileSync(file, bad);
+      const s = SqliteStore.open(path, { lexical: { threshold: 0 } });
+      await compare(path, s);
+      expect(s.inspectLexicalIndex()).toMatchObject({ loadFailure: 'corrupt', source: 'built' });
+      await s.close();
+      expect(readFileSync(file).equals(bytes)).toBe(true);
+    }
+  });
+
+  it('works on read-only vaults without writing a file, and stays off at or below the threshold', async () => {
+    const path = fresh();
+    await (await corpus(path, 10, 17)).close();
+    const ro = SqliteStore.open(path, { readonly: true, lexical: { threshold: 0 } });
+    await compare(path, ro);
+    expect(ro.inspectLexicalIndex()).toMatchObject({ mode: 'index', source: 'built' });
+    await ro.close();
+    expect(() => readFileSync(lexicalIndexPath(path))).toThrow();
+    const off = SqliteStore.open(path, { lexical: { threshold: 1_000_000 } });
+    await off.lexicalSearch(probe[0]!);
+    expect(off.inspectLexicalIndex().mode).toBe('fts5');
+    await off.close();
+  });
+});
+
+describe('lexical index: inspection without loading', () => {
+  it('says none, missing, current, updatable, stale and corrupt', async () => {
+    const path = fresh();
+    await (await corpus(path, 12, 21)).close();
+    const below = SqliteStore.open(path, { lexical: { threshold: 1_000 } });
+    expect(await below.inspectLexicalFile()).toMatchObject({ mode: 'fts5', index: 'none' });
+    await below.close();
+    const s = SqliteStore.open(path, { lexical: { threshold: 0 } });
+    expect(await s.inspectLexicalFile()).toMatchObject({ mode: 'index', index: 'missing' });
+    await s.prepareLexicalIndex();
+    expect(await s.inspectLexicalFile()).toMatchObject({ index: 'current', sections: expect.any(Number) });
+    const { batch } = await writeFakeDocument(s, makeDoc('late.md', [{ title: 'Late', text: 'cell' }]));
+    expect((await s.inspectLexicalFile()).index).toBe('updatable');
+    await s.rollbackBatch(batch.id);
+    expect((await s.inspectLexicalFile()).index).toBe('stale');
+    writeFileSync(lexicalIndexPath(path), 'garbage');
+    expect((await s.inspectLexicalFile()).index).toBe('corrupt');
+    await s.close();
+  });
+
+  it('Vault.add builds it above the threshold and doctor reports it', async () => {
+    const { Vault } = await import('../../vault.js');
+    const { main } = await import('../../cli/main.js');
+    const path = fresh();
+    const v = await Vault.open({ overrides: { vault: path, 'lexical.threshold': 0 } });
+    await v.add([{ text: 'Cells divide. Genes code for proteins.', source: 'note-1' }]);
+    expect(v.store instanceof SqliteStore && (await v.store.inspectLexicalFile()).index).toBe('current');
+    await v.close();
+    let out = '';
+    const code = await main(['doctor', '--vault', path], {
+      stdout: { write: (s: string) => ((out += s), true) },
+      stderr: { write: () => true },
+      env: { QUIVER_LEXICAL_THRESHOLD: '0' },
+      cwd: dir,
+      readStdin: async () => '',
+    } as never);
+    expect(code).toBe(0);
+    expect(out).toMatch(/lexical\s+own index \(1 sections > threshold 0\), index current/);
+  });
+});
