@@ -171,23 +171,27 @@ export function indexSectionTexts(db: Db, rows: readonly SectionText[]): Lexical
   return readFtsIndex(db, 'temp', 'lexical_delta');
 }
 
+/** A query term FTS5 reads as a phrase of two or more tokens (such as `patient's`). */
+export interface MultiTokenPhrase {
+  phrase: string;
+}
+
 /**
  * FTS5's tokens of each query term, as `sections_fts` would tokenize the quoted term: one token →
  * that token; none (punctuation only) → null, a phrase that matches nothing; two or more → the
- * whole result is null (a multi-token phrase needs positions, which the index does not keep; the
- * caller asks FTS5 instead).
+ * term as a {@link MultiTokenPhrase} (it needs positions, which the index does not keep, so the
+ * caller asks FTS5 for that phrase's scores).
  */
-export function tokenizeQueryTerms(db: Db, terms: readonly string[]): (string | null)[] | null {
+export function tokenizeQueryTerms(db: Db, terms: readonly string[]): (string | null | MultiTokenPhrase)[] {
   db.exec(
     `CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_query USING fts5(x, tokenize = '${SECTIONS_TOKENIZER}')`,
   );
   db.exec(
     `CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_query_vocab USING fts5vocab(temp, lexical_query, 'instance')`,
   );
-  const out: (string | null)[] = terms.map(() => null);
+  const out: (string | null | MultiTokenPhrase)[] = terms.map(() => null);
   const seen = new Uint8Array(terms.length);
   const ins = db.prepare('INSERT INTO temp.lexical_query(rowid, x) VALUES (?, ?)');
-  let multi = false;
   db.transaction(() => {
     db.exec('DELETE FROM temp.lexical_query');
     terms.forEach((t, i) => ins.run(i + 1, t.replace(/\0/g, ' ')));
@@ -196,11 +200,10 @@ export function tokenizeQueryTerms(db: Db, terms: readonly string[]): (string | 
       .raw()
       .iterate() as IterableIterator<[string, number]>) {
       const i = doc - 1;
-      if (seen[i] === 1) multi = true;
+      out[i] = seen[i] === 1 ? { phrase: terms[i]! } : term;
       seen[i] = 1;
-      out[i] = term;
     }
     db.exec('DELETE FROM temp.lexical_query');
   })();
-  return multi ? null : out;
+  return out;
 }

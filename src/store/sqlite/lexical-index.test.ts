@@ -17,6 +17,10 @@ const fresh = (): string => join(dir, `v${n++}.db`);
 
 const W = { body: 1, title: 2, heading: 1.5 };
 const VOCAB = [
+  "patient's",
+  'patient',
+  's',
+  "don't",
   'cell',
   'cells',
   'running',

@@ -167,12 +167,14 @@ export class LexicalSearcher {
   }
 
   /**
-   * The best `limit` live rows for phrases of one token each (`null`: a phrase with no token, which
-   * matches nothing). `any`: rows matching at least one phrase; `all`: every phrase. Each phrase
-   * scores on its own, so a repeated token counts twice, as in FTS5. Best first, ties by rid.
+   * The best `limit` live rows for the query's phrases: a token (one-token phrase), `null` (a
+   * phrase with no token, which matches nothing), or a phrase's own scores per row, computed by
+   * FTS5 (longer phrases need positions, which the index does not keep). `any`: rows matching at
+   * least one phrase; `all`: every phrase. Each phrase scores on its own and adds in query order,
+   * as in FTS5, so a repeated token counts twice. Best first, ties by rid.
    */
   search(
-    phrases: readonly (string | null)[],
+    phrases: readonly (string | null | readonly ScoredRid[])[],
     w: ColumnWeights,
     limit: number,
     mode: 'any' | 'all',
@@ -184,9 +186,28 @@ export class LexicalSearcher {
     const { score, hits, epoch, touched } = this;
     let nTouched = 0;
     let needed = 0;
+    const touch = (g: number): void => {
+      if (epoch[g] !== ep) {
+        epoch[g] = ep;
+        score[g] = 0;
+        hits[g] = 0;
+        touched[nTouched++] = g;
+      }
+    };
     for (const term of phrases) {
       if (term === null) continue;
       needed++;
+      if (typeof term !== 'string') {
+        if (term.length === 0 && mode === 'all') return [];
+        for (const { rid, score: c } of term) {
+          const g = this.rowOf(rid);
+          if (g < 0) continue;
+          touch(g);
+          score[g] = score[g]! + c;
+          hits[g] = hits[g]! + 1;
+        }
+        continue;
+      }
       const df = this.df(term);
       if (df === 0) {
         if (mode === 'all') return [];
@@ -205,12 +226,7 @@ export class LexicalSearcher {
           if (dead !== null && dead[r] === 1) continue;
           const g = off + r;
           const f = postBody[p]! * w.body + postTitle[p]! * w.title + postHeading[p]! * w.heading;
-          if (epoch[g] !== ep) {
-            epoch[g] = ep;
-            score[g] = 0;
-            hits[g] = 0;
-            touched[nTouched++] = g;
-          }
+          touch(g);
           // bm25Term(idf, f, rowTokens[r], avg) with the length part precomputed per row, in the
           // same operation order as FTS5's C code, so equal scores there are equal here.
           score[g] = score[g]! + idf * ((f * (BM25_K1 + 1)) / (f + norm[g]!));
@@ -243,6 +259,16 @@ export class LexicalSearcher {
       this.current = 1;
     }
     return this.current;
+  }
+
+  /** Global row number of a live rid, or -1. */
+  private rowOf(rid: number): number {
+    for (let si = 0; si < this.segments.length; si++) {
+      const s = this.segments[si]!;
+      const r = s.index.rowOf(rid);
+      if (r >= 0) return s.dead !== null && s.dead[r] === 1 ? -1 : this.offsets[si]! + r;
+    }
+    return -1;
   }
 
   private ridOf(g: number): number {

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { LexicalHit, LexicalQuery } from '../store.js';
 import type { StatementCache } from './connection.js';
 import { docFilterSql } from './doc-filter.js';
-import { compileFtsQuery } from './fts-query.js';
+import { compileFtsQuery, quoteFtsTerm } from './fts-query.js';
 import { tokenizeQueryTerms } from './lexical-index-build.js';
 import type { LexicalSearcher, ScoredRid } from './lexical-index.js';
 import type { LexicalIndexLeg } from './lexical-index-leg.js';
@@ -15,9 +15,9 @@ import type { Row } from './rows.js';
  * filter, the top `limit × 4 + 32` matches are ranked and filtered; only when fewer than `limit`
  * survive does the exact join-then-rank query run. `hasNoisyMarks`: see {@link docFilterSql}.
  *
- * With a `searcher` (a large vault, `lexical-index-leg.ts`), `any` and `all` queries whose terms
- * are one FTS5 token each are ranked by it instead of by FTS5: the same scores and order, from
- * typed arrays (see `lexical-index.ts`); the rest still go to FTS5.
+ * With an `index` (a large vault, `lexical-index-leg.ts`), `any` and `all` queries are ranked by
+ * it instead of by FTS5 ({@link indexedSearch}): the same scores and order, from typed arrays
+ * (see `lexical-index.ts`); `phrase` queries still go to FTS5.
  */
 export function lexicalSearch(
   statements: StatementCache,
@@ -29,28 +29,7 @@ export function lexicalSearch(
   if (match === null || query.limit <= 0) return [];
   const { db } = statements;
   const f = docFilterSql(query.filter, hasNoisyMarks);
-  if (index !== null && query.mode !== 'phrase') {
-    const { searcher, leg } = index;
-    const phrases = tokenizeQueryTerms(
-      db,
-      query.terms.filter((t) => typeof t === 'string' && t.length > 0),
-    );
-    if (phrases !== null) {
-      const rank = (fetch: number): ScoredRid[] =>
-        searcher.search(phrases, query.weights, fetch, query.mode as 'any' | 'all');
-      if (!f.sql) {
-        const ranked = rank(query.limit);
-        const scores = new Map(ranked.map((x) => [x.rid, x.score] as const));
-        return leg
-          .sectionsOf(ranked.map((x) => x.rid))
-          .map((x) => ({ sectionId: x.sectionId, docId: x.docId, score: scores.get(x.rid)! }));
-      }
-      const where = `AND d.superseded_by IS NULL AND ${f.sql}`;
-      const fast = sectionsOf(statements, rank(query.limit * 4 + 32), where, f.params);
-      if (fast.length >= query.limit) return fast.slice(0, query.limit);
-      return exactFiltered(statements, match, query, f);
-    }
-  }
+  if (index !== null && query.mode !== 'phrase') return indexedSearch(statements, index, query, match, f);
   const w = query.weights;
   const toHits = (rows: Row[]): LexicalHit[] =>
     rows.map((r) => ({
@@ -71,6 +50,48 @@ export function lexicalSearch(
   const docs = `JOIN documents d ON d.id = s.doc_id WHERE d.superseded_by IS NULL AND ${f.sql}`;
   const fast = ranked(query.limit * 4 + 32, docs, f.params);
   if (fast.length >= query.limit) return toHits(fast.slice(0, query.limit));
+  return exactFiltered(statements, match, query, f);
+}
+
+/**
+ * {@link lexicalSearch} through the lexical index: one-token terms score from its postings, longer
+ * phrases (such as `patient's`, two tokens) from FTS5's bm25() for that phrase alone, which is
+ * exactly the phrase's share of a whole-query score. Filtered queries over-fetch as above.
+ */
+function indexedSearch(
+  statements: StatementCache,
+  index: { searcher: LexicalSearcher; leg: LexicalIndexLeg },
+  query: LexicalQuery,
+  match: string,
+  f: { sql: string; params: unknown[] },
+): LexicalHit[] {
+  const { searcher, leg } = index;
+  const w = query.weights;
+  const phraseScores = statements.get(
+    'SELECT rowid, bm25(sections_fts, ?, ?, ?) FROM sections_fts WHERE sections_fts MATCH ?',
+  );
+  const phrases = tokenizeQueryTerms(
+    statements.db,
+    query.terms.filter((t) => typeof t === 'string' && t.length > 0),
+  ).map((p) =>
+    p === null || typeof p === 'string'
+      ? p
+      : (
+          phraseScores.raw().all(w.body, w.title, w.heading, quoteFtsTerm(p.phrase)) as [number, number][]
+        ).map(([rid, s]) => ({ rid, score: -s })),
+  );
+  const rank = (fetch: number): ScoredRid[] =>
+    searcher.search(phrases, w, fetch, query.mode as 'any' | 'all');
+  if (!f.sql) {
+    const ranked = rank(query.limit);
+    const scores = new Map(ranked.map((x) => [x.rid, x.score] as const));
+    return leg
+      .sectionsOf(ranked.map((x) => x.rid))
+      .map((x) => ({ sectionId: x.sectionId, docId: x.docId, score: scores.get(x.rid)! }));
+  }
+  const where = `AND d.superseded_by IS NULL AND ${f.sql}`;
+  const fast = sectionsOf(statements, rank(query.limit * 4 + 32), where, f.params);
+  if (fast.length >= query.limit) return fast.slice(0, query.limit);
   return exactFiltered(statements, match, query, f);
 }
 
