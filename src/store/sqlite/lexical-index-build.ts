@@ -92,6 +92,7 @@ export function readFtsIndex(
     tokens.push(n);
     total += n;
   }
+  let nextReport = 0;
   const rowOf = new Map<number, number>();
   rids.forEach((rid, i) => rowOf.set(rid, i));
   const vocab = `lexical_instance_${schema}_${table}`;
@@ -102,37 +103,52 @@ export function readFtsIndex(
   const termStart = new Grow(u32(1024), u32);
   const postRow = new Grow(u32(1024), u32);
   const cols = [new Grow(u16(1024), u16), new Grow(u16(1024), u16), new Grow(u16(1024), u16)] as const;
-  let lastTerm: string | null = null;
-  let lastRid = -1;
   const counts = [0, 0, 0];
-  const flush = (): void => {
-    if (lastRid < 0) return;
-    const row = rowOf.get(lastRid);
-    if (row !== undefined) {
-      postRow.push(row);
-      for (let c = 0; c < 3; c++) cols[c]!.push(Math.min(counts[c]!, 0xffff));
-    }
-    counts[0] = counts[1] = counts[2] = 0;
-  };
   let read = 0;
-  const stmt = db.prepare(`SELECT term, doc, col FROM temp.${vocab}`).raw();
-  for (const [term, rid, col] of stmt.iterate() as IterableIterator<[string, number, string]>) {
-    if (term !== lastTerm) {
-      flush();
-      lastRid = -1;
-      termStart.push(postRow.length);
-      terms.push(term);
-      lastTerm = term;
+  // One row per term: its occurrences as "rid·4 + column" joined by commas, in rid order (the
+  // vocabulary is term-, then row-ordered, so no sort). Aggregating in SQL is ~4× faster than
+  // reading one row per occurrence through the driver.
+  const stmt = db
+    .prepare(
+      `SELECT term, group_concat(doc * 4 + (CASE col WHEN 'body' THEN 0 WHEN 'title' THEN 1 ELSE 2 END))
+       FROM temp.${vocab} GROUP BY term`,
+    )
+    .raw();
+  for (const [term, list] of stmt.iterate() as IterableIterator<[string, string]>) {
+    termStart.push(postRow.length);
+    terms.push(term);
+    let lastRid = -1;
+    const flush = (): void => {
+      const row = rowOf.get(lastRid);
+      if (row !== undefined) {
+        postRow.push(row);
+        for (let c = 0; c < 3; c++) cols[c]!.push(Math.min(counts[c]!, 0xffff));
+      }
+      counts[0] = counts[1] = counts[2] = 0;
+    };
+    let v = 0;
+    for (let i = 0; i <= list.length; i++) {
+      const ch = i < list.length ? list.charCodeAt(i) : 44;
+      if (ch !== 44) {
+        v = v * 10 + (ch - 48);
+        continue;
+      }
+      const col = v % 4;
+      const rid = (v - col) / 4;
+      if (rid !== lastRid) {
+        if (lastRid >= 0) flush();
+        lastRid = rid;
+      }
+      counts[col]!++;
+      v = 0;
+      read++;
     }
-    if (rid !== lastRid) {
-      flush();
-      lastRid = rid;
+    if (lastRid >= 0) flush();
+    if (onProgress !== undefined && read >= nextReport) {
+      onProgress(read, total);
+      nextReport = read + 65536;
     }
-    const c = col === 'body' ? 0 : col === 'title' ? 1 : 2;
-    counts[c]!++;
-    if (onProgress !== undefined && ++read % 65536 === 0) onProgress(read, total);
   }
-  flush();
   termStart.push(postRow.length);
   onProgress?.(total, total);
   return new LexicalIndex({
