@@ -55,6 +55,11 @@ export type GeneratorName = 'extractive' | 'openai';
 export interface AskOptions extends SearchOptions {
   generator?: GeneratorName;
   onToken?: (t: string) => void;
+  /**
+   * Keep a transcript and let the quality loop observe the answer (default true). Evaluations
+   * pass false so measuring a vault does not write into it; `transcriptId` is then null.
+   */
+  record?: boolean;
 }
 
 /** A section read in full: its own text plus its descendants', in document order. */
@@ -479,6 +484,7 @@ export class Vault {
       usage: r.usage,
       timings,
     };
+    if (options.record === false) return { ...rest, timings, transcriptId: null };
     await this.store.putTranscript(transcript);
     const result: AskResult = { ...rest, timings, transcriptId: transcript.id };
     await this.quality.observe(result);

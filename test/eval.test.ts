@@ -64,18 +64,26 @@ const metric = (r: EvalResult, config: string, id: string, m: string) => {
 
 describe('runEval on an authored question set', () => {
   let result: EvalResult;
+  let transcripts: { before: number; after: number };
   beforeAll(async () => {
     const vault = await Vault.open({ overrides: { vault: vaultPath } });
     try {
+      const before = (await vault.store.listTranscripts({ limit: 1000 })).length;
       result = await runEval({
         vault,
         questions: readQuestionSet(qfile),
         configs: parseVariants('select=topk,mmr'),
         dataset: 'questions.jsonl',
       });
+      transcripts = { before, after: (await vault.store.listTranscripts({ limit: 1000 })).length };
     } finally {
       await vault.close();
     }
+  });
+
+  it('leaves the evaluated vault as it was: no transcripts from its answers', () => {
+    expect(metric(result, 'select=topk', 'eggs', 'faithfulness')?.value).toBe(1);
+    expect(transcripts.after).toBe(transcripts.before);
   });
 
   it('scores retrieval against document-source keys', () => {

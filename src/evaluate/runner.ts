@@ -223,8 +223,10 @@ async function evaluateQuestion(
   if (judge !== null) {
     let answered: AskResult;
     try {
+      // record: false: measuring the vault must not add transcripts or feedback rows to it.
       answered = await vault.ask(q.question, {
         ...askOptionsOf(config.settings),
+        record: false,
         ...(signal === undefined ? {} : { signal }),
       });
     } catch (e) {
