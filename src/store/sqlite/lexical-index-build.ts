@@ -199,27 +199,46 @@ export interface MultiTokenPhrase {
  * caller asks FTS5 for that phrase's scores).
  */
 export function tokenizeQueryTerms(db: Db, terms: readonly string[]): (string | null | MultiTokenPhrase)[] {
-  db.exec(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_query USING fts5(x, tokenize = '${SECTIONS_TOKENIZER}')`,
-  );
-  db.exec(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_query_vocab USING fts5vocab(temp, lexical_query, 'instance')`,
-  );
+  const q = queryTokenizer(db);
   const out: (string | null | MultiTokenPhrase)[] = terms.map(() => null);
   const seen = new Uint8Array(terms.length);
-  const ins = db.prepare('INSERT INTO temp.lexical_query(rowid, x) VALUES (?, ?)');
-  db.transaction(() => {
-    db.exec('DELETE FROM temp.lexical_query');
-    terms.forEach((t, i) => ins.run(i + 1, t.replace(/\0/g, ' ')));
-    for (const [term, doc] of db
-      .prepare('SELECT term, doc FROM temp.lexical_query_vocab')
-      .raw()
-      .iterate() as IterableIterator<[string, number]>) {
+  q.run(() => {
+    q.clear.run();
+    terms.forEach((t, i) => q.insert.run(i + 1, t.replace(/\0/g, ' ')));
+    for (const [term, doc] of q.tokens.iterate() as IterableIterator<[string, number]>) {
       const i = doc - 1;
       out[i] = seen[i] === 1 ? { phrase: terms[i]! } : term;
       seen[i] = 1;
     }
-    db.exec('DELETE FROM temp.lexical_query');
-  })();
+    q.clear.run();
+  });
   return out;
+}
+
+interface QueryTokenizer {
+  insert: Database.Statement;
+  clear: Database.Statement;
+  tokens: Database.Statement;
+  run: (fn: () => void) => void;
+}
+
+const tokenizers = new WeakMap<Db, QueryTokenizer>();
+
+/** The temp tables and statements of {@link tokenizeQueryTerms}, made once per connection. */
+function queryTokenizer(db: Db): QueryTokenizer {
+  let q = tokenizers.get(db);
+  if (q === undefined) {
+    db.exec(
+      `CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_query USING fts5(x, tokenize = '${SECTIONS_TOKENIZER}');
+       CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_query_vocab USING fts5vocab(temp, lexical_query, 'instance');`,
+    );
+    q = {
+      insert: db.prepare('INSERT INTO temp.lexical_query(rowid, x) VALUES (?, ?)'),
+      clear: db.prepare('DELETE FROM temp.lexical_query'),
+      tokens: db.prepare('SELECT term, doc FROM temp.lexical_query_vocab').raw(),
+      run: db.transaction((fn: () => void) => fn()),
+    };
+    tokenizers.set(db, q);
+  }
+  return q;
 }
