@@ -77,6 +77,8 @@ export function readFtsIndex(
   db: Db,
   schema: 'main' | 'temp',
   table: string,
+  /** SQL giving (rid, section id) for the table's rows. */
+  names: string,
   onProgress?: (done: number, total: number) => void,
 ): LexicalIndex {
   const rids: number[] = [];
@@ -95,6 +97,11 @@ export function readFtsIndex(
   let nextReport = 0;
   const rowOf = new Map<number, number>();
   rids.forEach((rid, i) => rowOf.set(rid, i));
+  const sectionIds: string[] = rids.map(() => '');
+  for (const [rid, id] of db.prepare(names).raw().iterate() as IterableIterator<[number, string]>) {
+    const row = rowOf.get(rid);
+    if (row !== undefined) sectionIds[row] = id;
+  }
   const vocab = `lexical_instance_${schema}_${table}`;
   db.exec(
     `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(${schema}, ${table}, 'instance')`,
@@ -159,6 +166,7 @@ export function readFtsIndex(
     postTitle: cols[1].done(),
     postHeading: cols[2].done(),
     rids: Float64Array.from(rids),
+    sectionIds,
     rowTokens: Uint32Array.from(tokens),
   });
 }
@@ -166,6 +174,7 @@ export function readFtsIndex(
 /** A section row to index outside `sections_fts` (the rows added since a saved index was built). */
 export interface SectionText {
   rid: number;
+  sectionId: string;
   body: string;
   title: string;
   heading: string;
@@ -179,12 +188,18 @@ export function indexSectionTexts(db: Db, rows: readonly SectionText[]): Lexical
   db.exec(
     `CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_delta USING fts5(body, title, heading, tokenize = '${SECTIONS_TOKENIZER}')`,
   );
+  db.exec('CREATE TABLE IF NOT EXISTS temp.lexical_delta_names (rid INTEGER PRIMARY KEY, id TEXT NOT NULL)');
   db.exec('DELETE FROM temp.lexical_delta');
   const ins = db.prepare('INSERT INTO temp.lexical_delta(rowid, body, title, heading) VALUES (?, ?, ?, ?)');
   db.transaction(() => {
     for (const r of rows) ins.run(r.rid, r.body, r.title, r.heading);
   })();
-  return readFtsIndex(db, 'temp', 'lexical_delta');
+  db.exec('DELETE FROM temp.lexical_delta_names');
+  const name = db.prepare('INSERT INTO temp.lexical_delta_names(rid, id) VALUES (?, ?)');
+  db.transaction(() => {
+    for (const r of rows) name.run(r.rid, r.sectionId);
+  })();
+  return readFtsIndex(db, 'temp', 'lexical_delta', 'SELECT rid, id FROM temp.lexical_delta_names');
 }
 
 /** A query term FTS5 reads as a phrase of two or more tokens (such as `patient's`). */

@@ -8,12 +8,12 @@ import { LexicalIndex, type LexicalIndexParts } from './lexical-index.js';
  * The saved lexical index beside a vault: `<db>.lexical`, one file: an 8-byte magic, a 4-byte
  * little-endian header length, a JSON header ({@link LexicalFileHeader}: the store's stamp and the
  * array lengths, plus the SHA-256 of everything after the header), padding to 8 bytes, then the
- * arrays of {@link LexicalIndexParts} in a fixed order and the terms joined by `\n` (FTS5 tokens
- * never contain one). Written to a temporary name, synced and renamed, so a crash never leaves a
+ * arrays of {@link LexicalIndexParts} in a fixed order, the terms joined by `\n` (FTS5 tokens
+ * never contain one) and the section ids as a JSON array. Written to a temporary name, synced and renamed, so a crash never leaves a
  * file that looks valid; a truncated or garbled file fails the length or hash check.
  */
 
-export const LEXICAL_FORMAT_VERSION = 1;
+export const LEXICAL_FORMAT_VERSION = 2;
 const MAGIC = Buffer.from('QVLEXIX1', 'latin1');
 
 const headerSchema = z.object({
@@ -24,6 +24,8 @@ const headerSchema = z.object({
   postings: z.number().int().min(0),
   rows: z.number().int().min(0),
   termBytes: z.number().int().min(0),
+  /** Bytes of the section ids (a JSON array of strings) after the terms. */
+  nameBytes: z.number().int().min(0),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
 });
 
@@ -39,7 +41,7 @@ export function lexicalIndexPath(dbPath: string): string {
 
 const pad8 = (n: number): number => (8 - (n % 8)) % 8;
 
-function bodyParts(p: LexicalIndexParts, terms: Buffer): Buffer[] {
+function bodyParts(p: LexicalIndexParts, terms: Buffer, names: Buffer): Buffer[] {
   const b = (a: ArrayBufferView): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
   const out: Buffer[] = [];
   let size = 0;
@@ -47,7 +49,7 @@ function bodyParts(p: LexicalIndexParts, terms: Buffer): Buffer[] {
     out.push(b(a));
     size += a.byteLength;
   }
-  out.push(Buffer.alloc(pad8(size)), terms);
+  out.push(Buffer.alloc(pad8(size)), terms, names);
   return out;
 }
 
@@ -59,7 +61,8 @@ export async function writeLexicalIndex(
 ): Promise<void> {
   const p = index.parts;
   const terms = Buffer.from(p.terms.join('\n'), 'utf8');
-  const body = bodyParts(p, terms);
+  const names = Buffer.from(JSON.stringify(p.sectionIds), 'utf8');
+  const body = bodyParts(p, terms, names);
   const hash = createHash('sha256');
   for (const b of body) hash.update(b);
   const header: LexicalFileHeader = {
@@ -69,6 +72,7 @@ export async function writeLexicalIndex(
     postings: p.postRow.length,
     rows: p.rids.length,
     termBytes: terms.length,
+    nameBytes: names.length,
     sha256: hash.digest('hex'),
   };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
@@ -124,7 +128,8 @@ export async function readLexicalIndex(path: string): Promise<LexicalLoad> {
     2 * h.postings,
   ];
   const arrays = sizes.reduce((a, b) => a + b, 0);
-  if (buf.length !== start + arrays + pad8(arrays) + h.termBytes) return { ok: false, reason: 'corrupt' };
+  if (buf.length !== start + arrays + pad8(arrays) + h.termBytes + h.nameBytes)
+    return { ok: false, reason: 'corrupt' };
   const body = buf.subarray(start);
   if (createHash('sha256').update(body).digest('hex') !== h.sha256) return { ok: false, reason: 'corrupt' };
   // Views into the file's buffer when it is 8-byte aligned (the arrays are laid out aligned), else
@@ -148,8 +153,31 @@ export async function readLexicalIndex(path: string): Promise<LexicalLoad> {
   off += pad8(arrays);
   const termText = aligned.subarray(off, off + h.termBytes).toString('utf8');
   const terms = h.terms === 0 ? [] : termText.split('\n');
-  if (terms.length !== h.terms || termStart[h.terms] !== h.postings) return { ok: false, reason: 'corrupt' };
-  const parts = { terms, termStart, postRow, postBody, postTitle, postHeading, rids, rowTokens };
+  off += h.termBytes;
+  let sectionIds: unknown;
+  try {
+    sectionIds = JSON.parse(aligned.subarray(off, off + h.nameBytes).toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'corrupt' };
+  }
+  if (
+    terms.length !== h.terms ||
+    termStart[h.terms] !== h.postings ||
+    !Array.isArray(sectionIds) ||
+    sectionIds.length !== h.rows
+  )
+    return { ok: false, reason: 'corrupt' };
+  const parts = {
+    terms,
+    termStart,
+    postRow,
+    postBody,
+    postTitle,
+    postHeading,
+    rids,
+    rowTokens,
+    sectionIds: sectionIds as string[],
+  };
   return { ok: true, index: new LexicalIndex(parts), stamp: h.stamp };
 }
 

@@ -10,13 +10,7 @@ import {
 } from './lexical-index-file.js';
 import { type IndexSegment, type LexicalIndex, LexicalSearcher } from './lexical-index.js';
 import { headingOf } from './document-versions.js';
-import {
-  isReconcilable,
-  readReverts,
-  readVectorRevision,
-  readVectorRevisionLog,
-  REVERTS_KEY,
-} from './vector-revision.js';
+import { isReconcilable, readReverts, readVectorRevision, readVectorRevisionLog } from './vector-revision.js';
 
 /** Live sections above which the lexical leg scores from its own index rather than FTS5's bm25(). */
 export const DEFAULT_LEXICAL_INDEX_THRESHOLD = 10_000;
@@ -27,8 +21,6 @@ export const DEFAULT_LEXICAL_INDEX_THRESHOLD = 10_000;
  */
 export const LEXICAL_DELTA_MAX_SHARE = 0.1;
 export const LEXICAL_DELTA_MIN_ROWS = 500;
-/** Section names remembered by {@link LexicalIndexLeg.sectionsOf} before the cache starts over. */
-const NAMES_CACHE_MAX = 500_000;
 
 export interface LexicalIndexOptions {
   /** Live sections above which the index is used; Infinity switches it off. */
@@ -88,9 +80,6 @@ export class LexicalIndexLeg {
   private triedLoad = false;
   private state: { version: number; searcher: LexicalSearcher | null } | null = null;
   private pending: Promise<LexicalSearcher | null> | null = null;
-  /** rid → [section id, document id]: fixed per rid until a rollback (which may reuse rids). */
-  private names = new Map<number, [string, string]>();
-  private namesReverts = -1;
   readonly status: LexicalIndexStatus;
 
   constructor(
@@ -133,34 +122,6 @@ export class LexicalIndexLeg {
   async prepare(version: number, onProgress?: Progress): Promise<LexicalIndexStatus> {
     await this.searcher(version, onProgress);
     return { ...this.status };
-  }
-
-  /**
-   * Section and document ids of ranked rids, in order (rids no longer present are dropped), each
-   * looked up once by primary key and then remembered.
-   */
-  sectionsOf(rids: readonly number[]): { rid: number; sectionId: string; docId: string }[] {
-    const reverts = Number(
-      (
-        this.stmt('meta', `SELECT value FROM meta WHERE key = '${REVERTS_KEY}'`).get() as [string] | undefined
-      )?.[0] ?? 0,
-    );
-    if (reverts !== this.namesReverts || this.names.size > NAMES_CACHE_MAX) {
-      this.names = new Map();
-      this.namesReverts = reverts;
-    }
-    const one = this.stmt('one', 'SELECT id, doc_id FROM sections WHERE rid = ?');
-    const out: { rid: number; sectionId: string; docId: string }[] = [];
-    for (const rid of rids) {
-      let n = this.names.get(rid);
-      if (n === undefined) {
-        n = one.get(rid) as [string, string] | undefined;
-        if (n === undefined) continue;
-        this.names.set(rid, n);
-      }
-      out.push({ rid, sectionId: n[0], docId: n[1] });
-    }
-    return out;
   }
 
   /** Mode and saved-file state now, reading only the file's header. */
@@ -236,11 +197,11 @@ export class LexicalIndexLeg {
     }
     const added = db
       .prepare(
-        `SELECT s.rid, s.text, d.title, s.breadcrumb FROM sections s JOIN documents d ON d.rid = s.doc_rid
+        `SELECT s.rid, s.id, s.text, d.title, s.breadcrumb FROM sections s JOIN documents d ON d.rid = s.doc_rid
          WHERE s.rid > ? AND s.live = 1 ORDER BY s.rid`,
       )
       .raw()
-      .all(stamp.maxRid) as [number, string, string, string][];
+      .all(stamp.maxRid) as [number, string, string, string, string][];
     if (added.length > Math.max(LEXICAL_DELTA_MIN_ROWS, LEXICAL_DELTA_MAX_SHARE * base.rows)) return null;
     const dead = new Uint8Array(base.rows);
     let removed = 0;
@@ -261,8 +222,9 @@ export class LexicalIndexLeg {
     this.status.removed = removed;
     const segments: IndexSegment[] = [{ index: base, dead: removed > 0 ? dead : null }];
     if (added.length > 0) {
-      const rows: SectionText[] = added.map(([rid, body, title, breadcrumb]) => ({
+      const rows: SectionText[] = added.map(([rid, sectionId, body, title, breadcrumb]) => ({
         rid,
+        sectionId,
         body,
         title,
         heading: headingOf(breadcrumb),
@@ -278,7 +240,8 @@ export class LexicalIndexLeg {
     const { index, stamp } = db.transaction(() => {
       const maxRid = (db.prepare('SELECT MAX(rid) FROM sections').raw().get() as [number | null])[0] ?? 0;
       const st: LexicalStamp = { rev: readVectorRevision(db), reverts: readReverts(db), maxRid };
-      return { index: readFtsIndex(db, 'main', 'sections_fts', onProgress), stamp: st };
+      const names = 'SELECT rid, id FROM sections INDEXED BY sections_live_id WHERE live = 1';
+      return { index: readFtsIndex(db, 'main', 'sections_fts', names, onProgress), stamp: st };
     })();
     this.base = { index, stamp };
     this.status.source = 'built';

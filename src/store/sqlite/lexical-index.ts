@@ -24,6 +24,8 @@ export interface LexicalIndexParts {
   postHeading: Uint16Array;
   /** Section rid of each row, ascending. */
   rids: Float64Array;
+  /** Section id of each row (`<doc_id>#<seq>`), so results need no lookup. */
+  sectionIds: string[];
   /** Tokens in each row over all columns (FTS5's `xColumnSize(-1)`). */
   rowTokens: Uint32Array;
 }
@@ -86,9 +88,15 @@ export interface IndexSegment {
   dead: Uint8Array | null;
 }
 
+/** A phrase's score in one row (by rid), as FTS5 computed it. */
 export interface ScoredRid {
   rid: number;
   score: number;
+}
+
+/** A ranked row: its rid, section id and score. */
+export interface RankedSection extends ScoredRid {
+  sectionId: string;
 }
 
 /**
@@ -178,7 +186,7 @@ export class LexicalSearcher {
     w: ColumnWeights,
     limit: number,
     mode: 'any' | 'all',
-  ): ScoredRid[] {
+  ): RankedSection[] {
     if (limit <= 0 || phrases.length === 0 || this.liveRows === 0 || this.bm25Rows <= 0) return [];
     if (mode === 'all' && phrases.some((p) => p === null)) return [];
     const avg = this.bm25Tokens / this.bm25Rows;
@@ -271,14 +279,16 @@ export class LexicalSearcher {
     return -1;
   }
 
-  private ridOf(g: number): number {
+  private rowAt(g: number): RankedSection {
     let si = this.offsets.length - 1;
     while (this.offsets[si]! > g) si--;
-    return this.segments[si]!.index.parts.rids[g - this.offsets[si]!]!;
+    const p = this.segments[si]!.index.parts;
+    const r = g - this.offsets[si]!;
+    return { rid: p.rids[r]!, sectionId: p.sectionIds[r]!, score: this.score[g]! };
   }
 
   /** The best `limit` touched rows (with at least `minHits` phrase hits) by score, then rid. */
-  private top(nTouched: number, limit: number, minHits: number): ScoredRid[] {
+  private top(nTouched: number, limit: number, minHits: number): RankedSection[] {
     const { score, hits, touched } = this;
     // A bounded min-heap of global row numbers; the root is the worst kept row.
     const heap: number[] = [];
@@ -316,6 +326,6 @@ export class LexicalSearcher {
     }
     // Global row order follows rid order (segments hold ascending, disjoint rid ranges).
     heap.sort((a, b) => score[b]! - score[a]! || a - b);
-    return heap.map((g) => ({ rid: this.ridOf(g), score: score[g]! }));
+    return heap.map((g) => this.rowAt(g));
   }
 }

@@ -4,8 +4,7 @@ import type { StatementCache } from './connection.js';
 import { docFilterSql } from './doc-filter.js';
 import { compileFtsQuery, quoteFtsTerm } from './fts-query.js';
 import { tokenizeQueryTerms } from './lexical-index-build.js';
-import type { LexicalSearcher, ScoredRid } from './lexical-index.js';
-import type { LexicalIndexLeg } from './lexical-index-leg.js';
+import type { LexicalSearcher, RankedSection, ScoredRid } from './lexical-index.js';
 import type { Row } from './rows.js';
 
 /**
@@ -15,7 +14,7 @@ import type { Row } from './rows.js';
  * filter, the top `limit × 4 + 32` matches are ranked and filtered; only when fewer than `limit`
  * survive does the exact join-then-rank query run. `hasNoisyMarks`: see {@link docFilterSql}.
  *
- * With an `index` (a large vault, `lexical-index-leg.ts`), `any` and `all` queries are ranked by
+ * With a `searcher` (a large vault, `lexical-index-leg.ts`), `any` and `all` queries are ranked by
  * it instead of by FTS5 ({@link indexedSearch}): the same scores and order, from typed arrays
  * (see `lexical-index.ts`); `phrase` queries still go to FTS5.
  */
@@ -23,13 +22,14 @@ export function lexicalSearch(
   statements: StatementCache,
   query: LexicalQuery,
   hasNoisyMarks: boolean,
-  index: { searcher: LexicalSearcher; leg: LexicalIndexLeg } | null = null,
+  searcher: LexicalSearcher | null = null,
 ): LexicalHit[] {
   const match = compileFtsQuery(query.terms, query.mode);
   if (match === null || query.limit <= 0) return [];
   const { db } = statements;
   const f = docFilterSql(query.filter, hasNoisyMarks);
-  if (index !== null && query.mode !== 'phrase') return indexedSearch(statements, index, query, match, f);
+  if (searcher !== null && query.mode !== 'phrase')
+    return indexedSearch(statements, searcher, query, match, f);
   const w = query.weights;
   const toHits = (rows: Row[]): LexicalHit[] =>
     rows.map((r) => ({
@@ -60,12 +60,11 @@ export function lexicalSearch(
  */
 function indexedSearch(
   statements: StatementCache,
-  index: { searcher: LexicalSearcher; leg: LexicalIndexLeg },
+  searcher: LexicalSearcher,
   query: LexicalQuery,
   match: string,
   f: { sql: string; params: unknown[] },
 ): LexicalHit[] {
-  const { searcher, leg } = index;
   const w = query.weights;
   const phraseScores = statements.get(
     'SELECT rowid, bm25(sections_fts, ?, ?, ?) FROM sections_fts WHERE sections_fts MATCH ?',
@@ -80,14 +79,15 @@ function indexedSearch(
           phraseScores.raw().all(w.body, w.title, w.heading, quoteFtsTerm(p.phrase)) as [number, number][]
         ).map(([rid, s]) => ({ rid, score: -s })),
   );
-  const rank = (fetch: number): ScoredRid[] =>
+  const rank = (fetch: number): RankedSection[] =>
     searcher.search(phrases, w, fetch, query.mode as 'any' | 'all');
   if (!f.sql) {
-    const ranked = rank(query.limit);
-    const scores = new Map(ranked.map((x) => [x.rid, x.score] as const));
-    return leg
-      .sectionsOf(ranked.map((x) => x.rid))
-      .map((x) => ({ sectionId: x.sectionId, docId: x.docId, score: scores.get(x.rid)! }));
+    // Section ids are `<doc_id>#<seq>` (document-versions.ts), so the document needs no lookup.
+    return rank(query.limit).map((x) => ({
+      sectionId: x.sectionId,
+      docId: x.sectionId.slice(0, x.sectionId.lastIndexOf('#')),
+      score: x.score,
+    }));
   }
   const where = `AND d.superseded_by IS NULL AND ${f.sql}`;
   const fast = sectionsOf(statements, rank(query.limit * 4 + 32), where, f.params);

@@ -296,8 +296,7 @@ export class SqliteStore implements Store {
   /** BM25 over the live sections (`lexical-search.ts`). */
   async lexicalSearch(query: LexicalQuery): Promise<LexicalHit[]> {
     const searcher = query.mode === 'phrase' ? null : await this.lexical.searcher(this.version());
-    const index = searcher === null ? null : { searcher, leg: this.lexical };
-    return lexicalSearch(this.statements, query, this.hasNoisyMarks(), index);
+    return lexicalSearch(this.statements, query, this.hasNoisyMarks(), searcher);
   }
 
   /**
