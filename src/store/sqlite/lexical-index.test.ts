@@ -8,6 +8,7 @@ import type { LexicalHit, LexicalQuery } from '../store.js';
 import { makeDoc, writeFakeDocument } from '../store.contract.js';
 import { decodeColumnSizes } from './lexical-index-build.js';
 import { lexicalIndexPath } from './lexical-index-file.js';
+import { type IndexSegment, LexicalIndex, LexicalSearcher } from './lexical-index.js';
 import { SqliteStore } from './sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'quiver-lexidx-'));
@@ -310,5 +311,85 @@ describe('lexical index: inspection without loading', () => {
     } as never);
     expect(code).toBe(0);
     expect(out).toMatch(/lexical\s+own index \(1 sections > threshold 0\), index current/);
+  });
+});
+
+describe('MaxScore (any mode) against scoring every posting', () => {
+  /** An index over `rows` random rows (Zipf-ish terms t0…t29 in three columns), rids from `firstRid`. */
+  function randomIndex(rng: () => number, rows: number, firstRid: number): LexicalIndex {
+    const post = new Map<string, { row: number; c: [number, number, number] }[]>();
+    const rowTokens: number[] = [];
+    for (let r = 0; r < rows; r++) {
+      const counts = new Map<string, [number, number, number]>();
+      let n = 0;
+      for (let col = 0; col < 3; col++) {
+        const len = col === 0 ? Math.floor(rng() * 40) : Math.floor(rng() * 4);
+        for (let k = 0; k < len; k++) {
+          const term = `t${Math.floor(30 * rng() ** 2.5)}`;
+          const c = counts.get(term) ?? [0, 0, 0];
+          c[col]!++;
+          counts.set(term, c);
+          n++;
+        }
+      }
+      rowTokens.push(n);
+      for (const [term, c] of counts) {
+        const list = post.get(term) ?? [];
+        list.push({ row: r, c });
+        post.set(term, list);
+      }
+    }
+    const terms = [...post.keys()].sort();
+    const flat = terms.flatMap((t) => post.get(t)!);
+    const termStart = new Uint32Array(terms.length + 1);
+    terms.forEach((t, i) => (termStart[i + 1] = termStart[i]! + post.get(t)!.length));
+    return new LexicalIndex({
+      terms,
+      termStart,
+      postRow: Uint32Array.from(flat, (p) => p.row),
+      postBody: Uint16Array.from(flat, (p) => p.c[0]),
+      postTitle: Uint16Array.from(flat, (p) => p.c[1]),
+      postHeading: Uint16Array.from(flat, (p) => p.c[2]),
+      rids: Float64Array.from({ length: rows }, (_, i) => firstRid + 2 * i),
+      rowTokens: Uint32Array.from(rowTokens),
+      sectionIds: Array.from({ length: rows }, (_, i) => `d${firstRid + 2 * i}#0`),
+    });
+  }
+
+  it('returns exactly the same rows, scores and order (property, with tombstones, two segments and phrase lists)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.array(fc.integer({ min: 0, max: 33 }), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.record({
+          body: fc.constantFrom(0, 1, 0.5),
+          title: fc.constantFrom(0, 2, 3),
+          heading: fc.constantFrom(0, 1.5),
+        }),
+        fc.boolean(),
+        (seed, termIdx, limit, weights, withDelta) => {
+          const rng = prng(seed);
+          const base = randomIndex(rng, 400, 1);
+          const dead = new Uint8Array(base.rows).map(() => (rng() < 0.1 ? 1 : 0));
+          const segments: IndexSegment[] = [{ index: base, dead }];
+          if (withDelta) segments.push({ index: randomIndex(rng, 50, 10_000), dead: null });
+          const s = new LexicalSearcher(segments, { rows: 520, tokens: 520 * 25 });
+          // Ids past t29 are absent terms; every fourth phrase is a "multi-token" list of FTS5 scores.
+          const phrases = termIdx.map((i, k) =>
+            k % 4 === 3
+              ? Array.from({ length: 30 }, (_, j) => ({
+                  rid: 1 + 2 * ((i * 37 + j * 13) % 400),
+                  score: rng() * 3,
+                }))
+              : `t${i}`,
+          );
+          const a = s.searchExhaustive(phrases, weights, limit, 'any');
+          const b = s.search(phrases, weights, limit, 'any');
+          expect(b).toEqual(a);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
