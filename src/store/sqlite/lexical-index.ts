@@ -387,7 +387,6 @@ export class LexicalSearcher {
     const contrib = new Float64Array(phrases.length);
     // Phrases given a share for the current candidate (reset after it), without allocating.
     const set = new Int32Array(phrases.length);
-    let nSet = 0;
     for (let si = 0; si < this.segments.length; si++) {
       const seg = this.segments[si]!;
       const off = this.offsets[si]!;
@@ -444,7 +443,7 @@ export class LexicalSearcher {
         if (d === 0xffffffff) break;
         const g = off + d;
         let partial = 0;
-        nSet = 0;
+        let nSet = 0;
         for (let k = e; k < terms.length; k++) {
           const t = terms[k]!;
           if (t.pos < t.end && t.rows[t.pos] === d) {
