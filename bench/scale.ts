@@ -128,7 +128,7 @@ export async function benchScale(): Promise<void> {
     add('vector leg, HNSW', await timeQueries(a, queries, 50, { legs: 'vector', ...topk }), 50);
     add('default search (fused + Dartboard), HNSW', await timeQueries(a, queries, 50, {}), 50);
     await a.close();
-    ann = ` HNSW index (\`ann.*\` defaults): ${st.source ?? '?'} in ${annS.toFixed(0)} s.`;
+    ann = ` HNSW index (M=${a.config['ann.m']}, efConstruction=${a.config['ann.efConstruction']}, efSearch=${a.config['ann.efSearch']}): ${st.source ?? '?'} in ${annS.toFixed(0)} s.`;
   }
 
   t = performance.now();
@@ -148,7 +148,7 @@ export async function benchScale(): Promise<void> {
           ? ''
           : `, peak resident memory ${ing.peakMiB.toFixed(0)} MiB (\`/usr/bin/time -v\`)`) +
         `. Vault file ${ing.fileGiB.toFixed(1)} GiB.\n\n`) +
-    `Lexical index (${loaded.sections.toLocaleString('en')} sections): file ${fileMiB.toFixed(0)} MiB, loaded by a new store in ${(loadMs / 1000).toFixed(1)} s (${loaded.source ?? 'not'} loaded), rebuilt from FTS5 in ${buildS.toFixed(0)} s; process RSS ${(rss0 / 2 ** 20).toFixed(0)} MiB after the load, ${(rss1 / 2 ** 20).toFixed(0)} MiB after the rebuild.${ann}\n\n` +
+    `Lexical index (${loaded.sections.toLocaleString('en')} sections): file ${fileMiB.toFixed(0)} MiB, ${loaded.source === 'loaded' ? 'loaded' : 'built (no current saved file)'} by a new store in ${(loadMs / 1000).toFixed(1)} s, rebuilt from FTS5 in ${buildS.toFixed(0)} s; process RSS ${(rss0 / 2 ** 20).toFixed(0)} MiB after the load, ${(rss1 / 2 ** 20).toFixed(0)} MiB after the rebuild.${ann}\n\n` +
     `Query latency, SciFact claims after 5 warm-up queries, milliseconds:\n\n${mdTable(['query', 'queries', 'p50', 'p95'], rows)}\n`;
   writeSection('scale', md);
 }
