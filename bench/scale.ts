@@ -134,7 +134,7 @@ export async function benchScale(): Promise<void> {
   t = performance.now();
   rmSync(`${path}.lexical`, { force: true });
   const b = await Vault.open({ overrides: { vault: path, 'ann.threshold': NEVER } });
-  const rebuilt = await (b.store as SqliteStore).prepareLexicalIndex();
+  await (b.store as SqliteStore).prepareLexicalIndex();
   const buildS = (performance.now() - t) / 1000;
   const rss1 = process.memoryUsage().rss;
   await b.close();
