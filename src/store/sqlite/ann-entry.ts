@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { docIdOfSection } from './rows.js';
 import type { ChunkHit } from '../../types.js';
 import { DEFAULT_HNSW_MAX_DELETED_FRACTION, type HnswIndex } from './hnsw-index.js';
 import { allocateScanData, blobToVector, VectorMatrix } from './vector-cache.js';
@@ -45,17 +46,20 @@ export function newAnnEntry(index: HnswIndex): AnnEntry {
 
 /** The live chunks with a vector under `fingerprint`, without reading the vectors. */
 export function liveRows(db: Database.Database, fingerprint: string): LiveRows {
+  // Index-only: the partial index of live chunks gives (section_id, id), the covering index
+  // (chunk_id, fingerprint) says whether a vector exists, and the document comes from the section
+  // id. Reading chunk rows (text inline) instead took ~10× longer on a 13 GiB vault.
   const rows = db
     .prepare(
-      // The covering index (chunk_id, fingerprint) avoids reading the vector BLOBs: ~2× faster.
-      'SELECT c.id, c.doc_id, c.section_id FROM chunks c JOIN vectors v INDEXED BY vectors_chunk ON v.chunk_id = c.id AND v.fingerprint = ? WHERE c.live = 1',
+      `SELECT c.id, c.section_id FROM chunks c INDEXED BY chunks_live_section WHERE c.live = 1
+       AND EXISTS (SELECT 1 FROM vectors v INDEXED BY vectors_chunk WHERE v.chunk_id = c.id AND v.fingerprint = ?)`,
     )
     .raw()
-    .all(fingerprint) as [number, string, string][];
+    .all(fingerprint) as [number, string][];
   return {
     ids: rows.map((r) => r[0]),
-    docIds: rows.map((r) => r[1]),
-    sectionIds: rows.map((r) => r[2]),
+    docIds: rows.map((r) => docIdOfSection(r[1])),
+    sectionIds: rows.map((r) => r[1]),
   };
 }
 

@@ -157,7 +157,9 @@ export class AnnVectorLeg {
     const count = (
       this.db
         .prepare(
-          'SELECT COUNT(*) FROM vectors v INDEXED BY vectors_chunk JOIN chunks c ON c.id = v.chunk_id WHERE v.fingerprint = ? AND c.live = 1',
+          // Index-only on both sides (see liveRows in ann-entry.ts).
+          `SELECT COUNT(*) FROM chunks c INDEXED BY chunks_live_section WHERE c.live = 1
+           AND EXISTS (SELECT 1 FROM vectors v INDEXED BY vectors_chunk WHERE v.chunk_id = c.id AND v.fingerprint = ?)`,
         )
         .raw()
         .get(fingerprint) as [number]

@@ -5,7 +5,7 @@ import { docFilterSql } from './doc-filter.js';
 import { compileFtsQuery, quoteFtsTerm } from './fts-query.js';
 import { tokenizeQueryTerms } from './lexical-index-build.js';
 import type { LexicalSearcher, RankedSection, ScoredRid } from './lexical-index.js';
-import type { Row } from './rows.js';
+import { docIdOfSection, type Row } from './rows.js';
 
 /**
  * BM25 over `sections_fts`, best first (ties by rowid). The top `limit` rows are ranked inside FTS5
@@ -82,10 +82,9 @@ function indexedSearch(
   const rank = (fetch: number): RankedSection[] =>
     searcher.search(phrases, w, fetch, query.mode as 'any' | 'all');
   if (!f.sql) {
-    // Section ids are `<doc_id>#<seq>` (document-versions.ts), so the document needs no lookup.
     return rank(query.limit).map((x) => ({
       sectionId: x.sectionId,
-      docId: x.sectionId.slice(0, x.sectionId.lastIndexOf('#')),
+      docId: docIdOfSection(x.sectionId),
       score: x.score,
     }));
   }

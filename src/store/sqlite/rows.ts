@@ -8,6 +8,14 @@ export type Row = Record<string, unknown>;
 export const now = (): string => new Date().toISOString();
 
 /** A `documents` row → its record (`meta` is parsed from JSON). */
+/**
+ * The document id in a section id: section ids are `<doc_id>#<seq>` (document-versions.ts), so
+ * everything before the last `#`. Lets index-only queries skip reading a row for its doc_id.
+ */
+export function docIdOfSection(sectionId: string): string {
+  return sectionId.slice(0, sectionId.lastIndexOf('#'));
+}
+
 export function toDocument(r: Row): DocumentRecord {
   return {
     id: r.id as string,
