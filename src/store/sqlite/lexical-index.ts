@@ -1,4 +1,5 @@
 import { BM25_B, BM25_K1, bm25Idf } from '../../math/bm25.js';
+import { TopK } from '../../retrieve/top-k.js';
 
 /**
  * An in-memory inverted index over FTS5's own tokens of `sections_fts` (built by
@@ -340,39 +341,8 @@ export class LexicalSearcher {
     const avg = this.bm25Tokens / this.bm25Rows;
     const norm = this.norms(avg);
     const K1 = BM25_K1 + 1;
-    const score = this.score;
-    const heap: number[] = [];
-    const worse = (a: number, b: number): boolean =>
-      score[a]! < score[b]! || (score[a] === score[b] && a > b);
-    const siftDown = (i: number): void => {
-      const n = heap.length;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < n && worse(heap[l]!, heap[m]!)) m = l;
-        if (r < n && worse(heap[r]!, heap[m]!)) m = r;
-        if (m === i) return;
-        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
-        i = m;
-      }
-    };
-    const offer = (g: number): void => {
-      if (heap.length < limit) {
-        heap.push(g);
-        let c = heap.length - 1;
-        while (c > 0) {
-          const p = (c - 1) >> 1;
-          if (!worse(heap[c]!, heap[p]!)) break;
-          [heap[c], heap[p]] = [heap[p]!, heap[c]!];
-          c = p;
-        }
-      } else if (worse(heap[0]!, g)) {
-        heap[0] = g;
-        siftDown(0);
-      }
-    };
-    const threshold = (): number => (heap.length < limit ? -Infinity : score[heap[0]!]! * (1 - 1e-9));
+    const top = new TopK(limit);
+    const threshold = (): number => top.threshold * (1 - 1e-9);
     // Per phrase: idf over all segments, and FTS5's per-row scores as global rows, sorted.
     const idfs = phrases.map((p) => (typeof p === 'string' ? bm25Idf(this.bm25Rows, this.df(p)) : 0));
     const lists = phrases.map((p) => {
@@ -474,14 +444,12 @@ export class LexicalSearcher {
         if (keep) {
           let s = 0;
           for (let i = 0; i < phrases.length; i++) s += contrib[i]!;
-          score[g] = s;
-          offer(g);
+          top.push(g, s);
         }
         for (let k = 0; k < nSet; k++) contrib[set[k]!] = 0;
       }
     }
-    heap.sort((a, b) => score[b]! - score[a]! || a - b);
-    return heap.map((g) => this.rowAt(g));
+    return top.result().map(({ index, score }) => this.rowAt(index, score));
   }
 
   private norm: Float64Array | null = null;
@@ -518,54 +486,26 @@ export class LexicalSearcher {
     return -1;
   }
 
-  private rowAt(g: number): RankedSection {
+  /** The section of global row `g`, ranked with `score`. */
+  private rowAt(g: number, score: number): RankedSection {
     let si = this.offsets.length - 1;
     while (this.offsets[si]! > g) si--;
     const p = this.segments[si]!.index.parts;
     const r = g - this.offsets[si]!;
-    return { rid: p.rids[r]!, sectionId: p.sectionIds[r]!, score: this.score[g]! };
+    return { rid: p.rids[r]!, sectionId: p.sectionIds[r]!, score };
   }
 
   /** The best `limit` touched rows (with at least `minHits` phrase hits) by score, then rid. */
   private top(nTouched: number, limit: number, minHits: number): RankedSection[] {
     const { score, hits, touched } = this;
-    // A bounded min-heap of global row numbers; the root is the worst kept row.
-    const heap: number[] = [];
-    const worse = (a: number, b: number): boolean =>
-      score[a]! < score[b]! || (score[a] === score[b] && a > b);
-    const down = (i: number): void => {
-      const n = heap.length;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < n && worse(heap[l]!, heap[m]!)) m = l;
-        if (r < n && worse(heap[r]!, heap[m]!)) m = r;
-        if (m === i) return;
-        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
-        i = m;
-      }
-    };
+    // Global row order follows rid order (segments hold ascending, disjoint rid ranges), so
+    // TopK's tie rule (lower index first) is FTS5's `ORDER BY bm25(...), rowid`.
+    const top = new TopK(limit);
     for (let i = 0; i < nTouched; i++) {
       const g = touched[i]!;
-      if (hits[g]! < minHits) continue;
-      if (heap.length < limit) {
-        heap.push(g);
-        let c = heap.length - 1;
-        while (c > 0) {
-          const p = (c - 1) >> 1;
-          if (!worse(heap[c]!, heap[p]!)) break;
-          [heap[c], heap[p]] = [heap[p]!, heap[c]!];
-          c = p;
-        }
-      } else if (worse(heap[0]!, g)) {
-        heap[0] = g;
-        down(0);
-      }
+      if (hits[g]! >= minHits) top.push(g, score[g]!);
     }
-    // Global row order follows rid order (segments hold ascending, disjoint rid ranges).
-    heap.sort((a, b) => score[b]! - score[a]! || a - b);
-    return heap.map((g) => this.rowAt(g));
+    return top.result().map(({ index, score: s }) => this.rowAt(index, s));
   }
 }
 
