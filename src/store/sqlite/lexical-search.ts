@@ -31,12 +31,6 @@ export function lexicalSearch(
   if (searcher !== null && query.mode !== 'phrase')
     return indexedSearch(statements, searcher, query, match, f);
   const w = query.weights;
-  const toHits = (rows: Row[]): LexicalHit[] =>
-    rows.map((r) => ({
-      sectionId: r.id as string,
-      docId: r.doc_id as string,
-      score: -(r.score as number),
-    }));
   const ranked = (fetch: number, where: string, params: unknown[]): Row[] => {
     const sql = `SELECT s.id, s.doc_id, f.score FROM (
           SELECT rowid AS rid, bm25(sections_fts, ?, ?, ?) AS score FROM sections_fts
@@ -109,6 +103,11 @@ function exactFiltered(
   const rows = statements.db
     .prepare(sql)
     .all(w.body, w.title, w.heading, match, ...f.params, query.limit) as Row[];
+  return toHits(rows);
+}
+
+/** Rows of (id, doc_id, bm25 score) as hits; FTS5's bm25() is negative, lower is better. */
+function toHits(rows: Row[]): LexicalHit[] {
   return rows.map((r) => ({
     sectionId: r.id as string,
     docId: r.doc_id as string,
