@@ -9,7 +9,9 @@ import {
   writeLexicalIndex,
 } from './lexical-index-file.js';
 import { type IndexSegment, type LexicalIndex, LexicalSearcher } from './lexical-index.js';
+import type { StatementCache } from './connection.js';
 import { headingOf } from './document-versions.js';
+import { countLiveSections } from './lexical-search.js';
 import { isReconcilable, readReverts, readVectorRevision, readVectorRevisionLog } from './vector-revision.js';
 
 /** Live sections above which the lexical leg scores from its own index rather than FTS5's bm25(). */
@@ -82,10 +84,13 @@ export class LexicalIndexLeg {
   private pending: Promise<LexicalSearcher | null> | null = null;
   readonly status: LexicalIndexStatus;
 
+  private readonly db: Db;
+
   constructor(
-    private readonly db: Db,
+    private readonly statements: StatementCache,
     private readonly options: LexicalIndexLegOptions,
   ) {
+    this.db = statements.db;
     this.threshold = options.threshold ?? DEFAULT_LEXICAL_INDEX_THRESHOLD;
     this.status = {
       mode: 'fts5',
@@ -132,29 +137,24 @@ export class LexicalIndexLeg {
     if (this.status.file === null) return { ...base, mode: 'index', index: 'missing' };
     const stamp = await readLexicalStamp(this.status.file);
     if (typeof stamp === 'string') return { ...base, mode: 'index', index: stamp };
-    const rev = readVectorRevision(this.db);
-    if (stamp.rev === rev && stamp.reverts === readReverts(this.db))
-      return { ...base, mode: 'index', index: 'current' };
-    const ok =
-      stamp.reverts === readReverts(this.db) &&
-      isReconcilable(stamp.rev, rev, readVectorRevisionLog(this.db), null);
-    return { ...base, mode: 'index', index: ok ? 'updatable' : 'stale' };
+    return { ...base, mode: 'index', index: this.drift(stamp) };
   }
 
-  private readonly statements = new Map<string, Database.Statement>();
-
-  /** A raw-mode statement prepared once per connection. */
-  private stmt(name: string, sql: string): Database.Statement {
-    let st = this.statements.get(name);
-    if (st === undefined) {
-      st = this.db.prepare(sql).raw();
-      this.statements.set(name, st);
-    }
-    return st;
+  /**
+   * How far the vault is from a stamp: 'current' (nothing written since), 'updatable' (only
+   * additions and supersessions: no rollback, and the stamp is in this file's revision history),
+   * else 'stale' (rebuild).
+   */
+  private drift(stamp: LexicalStamp): 'current' | 'updatable' | 'stale' {
+    const db = this.db;
+    if (stamp.reverts !== readReverts(db)) return 'stale';
+    const rev = readVectorRevision(db);
+    if (stamp.rev === rev) return 'current';
+    return isReconcilable(stamp.rev, rev, readVectorRevisionLog(db), null) ? 'updatable' : 'stale';
   }
 
   private liveSections(): number {
-    return (this.stmt('live', 'SELECT count(*) FROM sections WHERE live = 1').get() as [number])[0];
+    return countLiveSections(this.statements);
   }
 
   private async refresh(onProgress?: Progress): Promise<LexicalSearcher | null> {
@@ -174,12 +174,12 @@ export class LexicalIndexLeg {
         s.source = 'loaded';
       } else s.loadFailure = r.reason;
     }
-    if (this.base !== null) {
-      const segments = this.update(this.base.index, this.base.stamp);
-      if (segments !== null) return new LexicalSearcher(segments, readFtsTotals(this.db, 'sections_fts'));
-      if (s.source === 'loaded') s.loadFailure = 'stale';
+    let segments = this.base === null ? null : this.update(this.base.index, this.base.stamp);
+    if (segments === null) {
+      if (this.base !== null && s.source === 'loaded') s.loadFailure = 'stale';
+      segments = await this.build(onProgress);
     }
-    return new LexicalSearcher(await this.build(onProgress), readFtsTotals(this.db, 'sections_fts'));
+    return new LexicalSearcher(segments, readFtsTotals(this.db, 'sections_fts'));
   }
 
   /**
@@ -188,10 +188,9 @@ export class LexicalIndexLeg {
    */
   private update(base: LexicalIndex, stamp: LexicalStamp): IndexSegment[] | null {
     const db = this.db;
-    const rev = readVectorRevision(db);
-    if (stamp.reverts !== readReverts(db)) return null;
-    if (stamp.rev !== rev && !isReconcilable(stamp.rev, rev, readVectorRevisionLog(db), null)) return null;
-    if (stamp.rev === rev) {
+    const drift = this.drift(stamp);
+    if (drift === 'stale') return null;
+    if (drift === 'current') {
       this.status.added = this.status.removed = 0;
       return [{ index: base, dead: null }];
     }

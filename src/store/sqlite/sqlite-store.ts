@@ -93,7 +93,7 @@ export class SqliteStore implements Store {
       dbPath: location === ':memory:' ? null : location,
       save: options.readonly !== true,
     });
-    this.lexical = new LexicalIndexLeg(db, {
+    this.lexical = new LexicalIndexLeg(this.statements, {
       ...options.lexical,
       dbPath: location === ':memory:' ? null : location,
       save: options.readonly !== true,
