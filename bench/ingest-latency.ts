@@ -5,7 +5,7 @@ import { createPrng } from '../src/math/prng.js';
 import { Vault } from '../src/index.js';
 import { DEFAULT_LEXICAL_INDEX_THRESHOLD } from '../src/store/sqlite/lexical-index-leg.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import { dataPath, mdTable, median, OUT_DIR, percentile, quiverPeakMemory, writeSection } from './lib.js';
+import { dataPath, mdTable, median, OUT_DIR, quiverPeakMemory, timeSearches, writeSection } from './lib.js';
 
 function dropVault(path: string): void {
   for (const s of ['', '-wal', '-shm']) rmSync(path + s, { force: true });
@@ -120,14 +120,7 @@ async function latency(
   };
   for (const [name, config] of Object.entries(configs)) {
     const { vault, ...opts } = { vault: v, ...config };
-    for (const q of queries.slice(0, 20)) await vault.search(q, { limit: 10, ...opts });
-    const times: number[] = [];
-    for (const q of queries) {
-      const t = performance.now();
-      await vault.search(q, { limit: 10, ...opts });
-      times.push(performance.now() - t);
-    }
-    out[name] = { p50: median(times), p95: percentile(times, 95) };
+    out[name] = await timeSearches(vault, queries.slice(0, 20), queries, { limit: 10, ...opts });
   }
   await v.close();
   await fts.close();

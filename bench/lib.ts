@@ -3,6 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { SearchOptions, Vault } from '../src/index.js';
 
 /** Where the public data sets live: `$QUIVER_DATA`, else `../shared/data`. */
 export const DATA_DIR = resolve(process.env.QUIVER_DATA ?? '../shared/data');
@@ -107,4 +108,21 @@ export function quiverPeakMemory(args: string[]): { peakMiB: number; seconds: nu
     throw new Error(`quiver ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
   const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
   return m === null ? null : { peakMiB: Number(m[1]) / 1024, seconds };
+}
+
+/** Median and 95th percentile (ms) of `vault.search` over `timed`, after one pass over `warmup`. */
+export async function timeSearches(
+  vault: Vault,
+  warmup: readonly string[],
+  timed: readonly string[],
+  options: SearchOptions,
+): Promise<{ p50: number; p95: number }> {
+  for (const q of warmup) await vault.search(q, options);
+  const times: number[] = [];
+  for (const q of timed) {
+    const t = performance.now();
+    await vault.search(q, options);
+    times.push(performance.now() - t);
+  }
+  return { p50: median(times), p95: percentile(times, 95) };
 }

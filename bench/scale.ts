@@ -11,16 +11,7 @@ import { join } from 'node:path';
 import { Vault } from '../src/index.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { syntheticCorpus } from './ingest-latency.js';
-import {
-  dataPath,
-  machine,
-  mdTable,
-  median,
-  OUT_DIR,
-  percentile,
-  quiverPeakMemory,
-  writeSection,
-} from './lib.js';
+import { dataPath, machine, mdTable, OUT_DIR, quiverPeakMemory, timeSearches, writeSection } from './lib.js';
 
 const TARGET = 1_000_000;
 /** `ann.threshold` / `lexical.threshold` out of reach: exact scan, FTS5 ranking. */
@@ -55,20 +46,14 @@ function ingest(path: string, corpus: string): IngestFigures | null {
   return figures;
 }
 
-async function timeQueries(
+/** p50/p95 of queries 5 … 5 + n − 1 at limit 10, after queries 0–4 as warm-up. */
+function timeQueries(
   v: Vault,
   queries: string[],
   n: number,
   o: Parameters<Vault['search']>[1],
 ): Promise<{ p50: number; p95: number }> {
-  for (const q of queries.slice(0, 5)) await v.search(q, { limit: 10, ...o });
-  const times: number[] = [];
-  for (const q of queries.slice(5, 5 + n)) {
-    const t = performance.now();
-    await v.search(q, { limit: 10, ...o });
-    times.push(performance.now() - t);
-  }
-  return { p50: median(times), p95: percentile(times, 95) };
+  return timeSearches(v, queries.slice(0, 5), queries.slice(5, 5 + n), { limit: 10, ...o });
 }
 
 export async function benchScale(): Promise<void> {
