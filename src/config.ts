@@ -252,6 +252,18 @@ export const CONFIG_KEYS = {
     env: 'QUIVER_ANN_EF_SEARCH',
     help: 'HNSW search-time candidates (recall vs latency)',
   },
+  'ann.native': {
+    schema: bool,
+    default: true,
+    env: 'QUIVER_ANN_NATIVE',
+    help: 'use the HNSW code compiled for this CPU at install (faster search, parallel build) when present',
+  },
+  'ann.buildThreads': {
+    schema: int.min(0),
+    default: 0,
+    env: 'QUIVER_ANN_BUILD_THREADS',
+    help: 'threads for a full HNSW build (0 = every core; 1 = in process, reproducible)',
+  },
   'lexical.threshold': {
     schema: int.min(0),
     default: DEFAULT_LEXICAL_INDEX_THRESHOLD,

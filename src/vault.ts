@@ -193,6 +193,8 @@ export class Vault {
           m: c['ann.m'],
           efConstruction: c['ann.efConstruction'],
           efSearch: c['ann.efSearch'],
+          native: c['ann.native'],
+          buildThreads: c['ann.buildThreads'],
         },
         lexical: { threshold: c['lexical.threshold'] },
       });

@@ -68,7 +68,7 @@ export const doctorCommand: Command = {
             ann.mode === 'exact'
               ? `exact scan (${ann.chunks} chunks ≤ threshold ${ann.threshold})`
               : `hnsw (${ann.chunks} chunks > threshold ${ann.threshold}), index ${ann.index}${ann.file === null ? '' : `: ${ann.file}`}`
-          }\n`,
+          }; hnswlib ${ann.native.search}, ${ann.native.parallelBuild ? 'parallel' : 'in-process'} build${ann.native.note === null ? '' : ` (${ann.native.note})`}\n`,
         );
       if (lexical !== null)
         ctx.out(

@@ -8,6 +8,7 @@ import type { Store, VectorQuery } from '../store.js';
 import type { AnnOptions } from './ann-vector-index.js';
 import { hnswIndexPath, hnswSidecarPath } from './hnsw-index.js';
 import { SqliteStore } from './sqlite-store.js';
+import { mulberry32 } from '../../math/mulberry32.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'quiver-ann-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,13 +25,9 @@ const EXACT: AnnOptions = { threshold: 1e9 };
 function vec(text: string): Float32Array {
   let a = 2166136261;
   for (const ch of text) a = Math.imul(a ^ ch.codePointAt(0)!, 16777619) >>> 0;
+  const r = mulberry32(a);
   const v = new Float32Array(DIMS);
-  for (let i = 0; i < DIMS; i++) {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    v[i] = ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  }
+  for (let i = 0; i < DIMS; i++) v[i] = r() - 0.5;
   return normalize(v);
 }
 
@@ -133,7 +130,25 @@ describe('HNSW vector leg above the threshold', () => {
     writeFileSync(hnswSidecarPath(hnswIndexPath(path, FP)), 'garbage');
     expect(s.inspectVectorIndex(FP).index).toBe('unreadable');
     expect(s.inspectVectorIndex('other:fp')).toMatchObject({ mode: 'exact', chunks: 0, index: 'none' });
+    // The install compiled the accelerated hnswlib and the parallel builder for this machine.
+    expect(s.inspectVectorIndex(FP).native).toEqual({
+      search: 'accelerated',
+      parallelBuild: true,
+      note: null,
+    });
     await s.close();
+  });
+
+  it('with ann.native off, builds and reads the same files on the stock hnswlib binding', async () => {
+    const path = dbPath();
+    const s = await seeded(path, 20);
+    await s.prepareVectorIndex(FP);
+    const want = await topText(s, 'document 7 section 1 version 0');
+    await s.close();
+    const stock = SqliteStore.open(path, { ann: { ...ANN, native: false } });
+    expect(stock.inspectVectorIndex(FP)).toMatchObject({ index: 'current', native: { search: 'stock' } });
+    expect(await topText(stock, 'document 7 section 1 version 0')).toBe(want);
+    await stock.close();
   });
 
   it('reuses a saved index that is current, without a rebuild', async () => {

@@ -18,6 +18,7 @@ import {
   hnswIndexPath,
   hnswSidecarPath,
 } from './hnsw-index.js';
+import { type HnswNative, hnswNative } from './hnsw-native.js';
 import { blobToVector } from './vector-cache.js';
 import {
   isReconcilable,
@@ -28,11 +29,10 @@ import {
 
 /**
  * Live chunks (with a vector under the searched fingerprint) above which the vector leg answers from
- * HNSW. The exact scan is linear in chunks: ~75 ms p50 at 100k chunks of 512 dims (bench/RESULTS.md,
- * "ANN"), over the 40 ms budget of a whole fused search, so about half that at 50k; HNSW at
- * efSearch 256 costs 2–3 ms with recall@10 0.96. 50,000 keeps smaller vaults exact (and free of a
- * one-off build that takes minutes on two cores) while every vault big enough to miss the budget
- * uses HNSW.
+ * HNSW. The exact scan is linear in chunks and exact; HNSW at the default parameters answers in a few
+ * milliseconds at recall@10 ≥ 0.95 up to 1M chunks (bench/RESULTS.md, "ANN") but costs a one-off
+ * build (about a minute per 100k chunks on two cores). 50,000 keeps smaller vaults exact and free
+ * of that build, while vaults big enough for the scan to weigh on a fused search use HNSW.
  */
 export const DEFAULT_ANN_THRESHOLD = 50_000;
 /**
@@ -52,6 +52,10 @@ export interface AnnOptions {
   efConstruction?: number;
   /** HNSW search-time candidates. Defaults to {@link DEFAULT_HNSW_EF_SEARCH}. */
   efSearch?: number;
+  /** Use the CPU-specific hnswlib build and the parallel builder when installed. Defaults to true. */
+  native?: boolean;
+  /** Insert threads of a full build (0 = every core, 1 = in process). Defaults to 0. */
+  buildThreads?: number;
   /** Called with (inserted, total) while a full build runs. */
   onBuildProgress?: (done: number, total: number) => void;
 }
@@ -90,6 +94,8 @@ export interface AnnInspection {
   threshold: number;
   file: string | null;
   index: 'none' | 'current' | 'stale' | 'rebuild' | 'missing' | 'unreadable';
+  /** The hnswlib code in use (see `hnsw-native.ts`). */
+  native: { search: HnswNative['search']; parallelBuild: boolean; note: string | null };
 }
 
 /**
@@ -228,7 +234,7 @@ export class AnnVectorLeg {
       const r = await HnswIndex.loadOrNull(
         path,
         { fingerprint, dims, stamp: rev },
-        { acceptStale: true, efSearch: this.params.efSearch },
+        { acceptStale: true, efSearch: this.params.efSearch, native: this.options.native ?? true },
       );
       s.loadFailure = r.reason;
       if (r.index !== null) {
@@ -292,6 +298,8 @@ export class AnnVectorLeg {
       dims,
       stamp: rev,
       params: { space: 'ip', ...this.params },
+      native: this.options.native ?? true,
+      threads: this.options.buildThreads ?? 0,
       ...(progress === undefined ? {} : { onProgress: progress }),
     });
     const e = newAnnEntry(index);
@@ -362,7 +370,9 @@ export class AnnVectorLeg {
     const rev = readVectorRevision(this.db);
     const chunks = this.count(fingerprint, rev);
     const file = this.path(fingerprint);
-    const base = { fingerprint, chunks, threshold: this.threshold, file };
+    const n = hnswNative(this.options.native ?? true);
+    const native = { search: n.search, parallelBuild: n.builder !== null, note: n.note };
+    const base = { fingerprint, chunks, threshold: this.threshold, file, native };
     if (chunks <= this.threshold) return { ...base, mode: 'exact', index: 'none' };
     if (file === null || !existsSync(file)) return { ...base, mode: 'hnsw', index: 'missing' };
     let stamp: unknown;

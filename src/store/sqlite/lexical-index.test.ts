@@ -10,6 +10,7 @@ import { decodeColumnSizes } from './lexical-index-build.js';
 import { lexicalIndexPath } from './lexical-index-file.js';
 import { type IndexSegment, LexicalIndex, LexicalSearcher } from './lexical-index.js';
 import { SqliteStore } from './sqlite-store.js';
+import { mulberry32 } from '../../math/mulberry32.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'quiver-lexidx-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -55,19 +56,9 @@ function text(rng: () => number, words: number): string {
   return out.join(' ') + '.';
 }
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A vault of `docs` documents with 1–3 sections each, written in two batches. */
 async function corpus(path: string, docs: number, seed: number): Promise<SqliteStore> {
-  const rng = prng(seed);
+  const rng = mulberry32(seed);
   const s = SqliteStore.open(path, { lexical: { threshold: Infinity } });
   for (let d = 0; d < docs; d++) {
     const sections = Array.from({ length: 1 + Math.floor(rng() * 3) }, (_, i) => ({
@@ -369,7 +360,7 @@ describe('MaxScore (any mode) against scoring every posting', () => {
         }),
         fc.boolean(),
         (seed, termIdx, limit, weights, withDelta) => {
-          const rng = prng(seed);
+          const rng = mulberry32(seed);
           const base = randomIndex(rng, 400, 1);
           const dead = new Uint8Array(base.rows).map(() => (rng() < 0.1 ? 1 : 0));
           const segments: IndexSegment[] = [{ index: base, dead }];

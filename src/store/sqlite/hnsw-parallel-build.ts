@@ -1,0 +1,128 @@
+/**
+ * Build an HNSW index file on every core with the native builder (`native/hnsw-build.cc`, compiled at
+ * install time; see `hnsw-native.ts`). The rows are streamed to the builder's stdin as
+ * `[uint32 label][dims × float32]` records in bounded pieces (waiting for the pipe to drain), so no
+ * second copy of the matrix is made; the builder reports `progress <n>` lines and writes the file
+ * hnswlib-node's `readIndex` loads. The caller validates and filters the rows first (see
+ * `HnswIndex.build`): zero rows are left out, labels are 32-bit, values finite.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { QuiverError } from '../../errors.js';
+
+export interface ParallelBuildJob {
+  builder: string;
+  space: 'ip' | 'cosine';
+  dims: number;
+  m: number;
+  efConstruction: number;
+  seed: number;
+  threads: number;
+  /** Labels of the rows to insert, in order. */
+  labels: readonly number[];
+  /** Row index in `data` of each label. */
+  rows: readonly number[];
+  data: Float32Array;
+  signal?: AbortSignal;
+  onProgress?: (done: number) => void;
+}
+
+/** Records per write to the builder's stdin (8192 × 2 KiB at 512 dims = 16 MiB). */
+const WRITE_RECORDS = 8192;
+
+export interface ParallelBuildResult {
+  /** The index file, in a temporary directory to remove with {@link removeParallelBuild}. */
+  file: string;
+  /** The builder process's peak resident memory in bytes (null if it did not say). */
+  peakRss: number | null;
+}
+
+/**
+ * Run the builder; resolves to the written file (in a fresh temporary directory the caller removes
+ * with {@link removeParallelBuild}) or rejects with a QuiverError ('ABORTED' when `signal` fires,
+ * 'INTERNAL' when the builder fails — the caller may then build in process).
+ */
+export async function runParallelBuild(job: ParallelBuildJob): Promise<ParallelBuildResult> {
+  if (job.signal?.aborted)
+    throw new QuiverError('ABORTED', 'quiver: hnsw build aborted', { cause: job.signal.reason });
+  const dir = await mkdtemp(join(tmpdir(), 'quiver-hnsw-build-'));
+  const file = join(dir, 'index.hnsw');
+  const n = job.labels.length;
+  const args = [job.space, job.dims, n, job.m, job.efConstruction, job.seed, job.threads, file].map(String);
+  try {
+    return await new Promise<ParallelBuildResult>((resolve, reject) => {
+      const child = spawn(job.builder, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+      let stderr = '';
+      let pending = '';
+      let peakRss: number | null = null;
+      let aborted = false;
+      const onAbort = (): void => {
+        aborted = true;
+        child.kill('SIGKILL');
+      };
+      job.signal?.addEventListener('abort', onAbort, { once: true });
+      if (job.signal?.aborted) onAbort(); // fired while the directory was being made
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        pending += d;
+        let nl: number;
+        while ((nl = pending.indexOf('\n')) >= 0) {
+          const line = pending.slice(0, nl);
+          pending = pending.slice(nl + 1);
+          const [word, count, kib] = line.split(' ');
+          if (word === 'progress') job.onProgress?.(Number(count));
+          else if (word === 'done' && kib !== undefined) peakRss = Number(kib) * 1024;
+        }
+      });
+      child.stdin.on('error', () => undefined); // the exit handler reports the failure
+      child.on('error', (e) =>
+        reject(new QuiverError('INTERNAL', `quiver: hnsw builder did not start: ${e.message}`, { cause: e })),
+      );
+      child.on('close', (code, sig) => {
+        job.signal?.removeEventListener('abort', onAbort);
+        if (aborted)
+          reject(new QuiverError('ABORTED', 'quiver: hnsw build aborted', { cause: job.signal?.reason }));
+        else if (code === 0) resolve({ file, peakRss });
+        else
+          reject(
+            new QuiverError(
+              'INTERNAL',
+              `quiver: hnsw builder failed (${sig ?? `exit ${code}`}): ${stderr.trim() || 'no message'}`,
+            ),
+          );
+      });
+      // A write that fails (the builder died) or an abort seen between writes ends the child.
+      void feed(child.stdin, job).catch(() => child.kill('SIGKILL'));
+    });
+  } catch (e) {
+    await rm(dir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** Remove the temporary directory of a file returned by {@link runParallelBuild}. */
+export async function removeParallelBuild(file: string): Promise<void> {
+  await rm(join(file, '..'), { recursive: true, force: true });
+}
+
+async function feed(stdin: NodeJS.WritableStream, job: ParallelBuildJob): Promise<void> {
+  const { dims, data, labels, rows } = job;
+  const record = 4 + dims * 4;
+  for (let start = 0; start < labels.length; start += WRITE_RECORDS) {
+    if (job.signal?.aborted) throw new Error('aborted');
+    const end = Math.min(labels.length, start + WRITE_RECORDS);
+    const buf = Buffer.alloc((end - start) * record); // unpooled: byteOffset 0, float-aligned
+    const f32 = new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4);
+    for (let i = start; i < end; i++) {
+      const at = (i - start) * record;
+      buf.writeUInt32LE(labels[i]!, at);
+      const row = rows[i]!;
+      // `at` is a multiple of 4, so the row lands on a float boundary of the same buffer.
+      f32.set(data.subarray(row * dims, (row + 1) * dims), at / 4 + 1);
+    }
+    if (!stdin.write(buf)) await new Promise<void>((r) => stdin.once('drain', () => r()));
+  }
+  stdin.end();
+}
