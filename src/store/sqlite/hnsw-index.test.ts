@@ -22,23 +22,12 @@ import {
 } from './hnsw-index.js';
 import type { HnswIdentity } from './hnsw-index.js';
 import { VectorMatrix } from './vector-cache.js';
+import { mulberry32 } from '../../math/mulberry32.js';
 
 const DIMS = 512;
 const embedder = createHashingEmbedder({ dims: DIMS });
 const dir = mkdtempSync(join(tmpdir(), 'quiver-hnsw-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TOPICS = [
   'cerebral white matter',
@@ -98,7 +87,7 @@ const QUALIFIERS = [
 
 /** `n` distinct sentences built from a small scientific vocabulary (real words, overlapping topics). */
 function sentences(n: number, seed: number): string[] {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const out = new Set<string>();
   while (out.size < n) {
@@ -424,7 +413,7 @@ describe('resolveHnswParams', () => {
   it('fills defaults and validates each field', () => {
     expect(resolveHnswParams()).toEqual({
       space: 'ip',
-      m: 16,
+      m: 32,
       efConstruction: 200,
       efSearch: DEFAULT_HNSW_EF_SEARCH,
       seed: 100,

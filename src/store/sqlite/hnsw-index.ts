@@ -5,8 +5,11 @@
  * The exact scan (`VectorMatrix.scan`) remains the reference; `bench/ann.ts` measures recall@10
  * against it. The file pair and its integrity checks are in `hnsw-files.ts`.
  */
-import hnswlib from 'hnswlib-node';
+import { availableParallelism } from 'node:os';
+import type hnswlib from 'hnswlib-node';
 import { QuiverError } from '../../errors.js';
+import { hnswNative } from './hnsw-native.js';
+import { type ParallelBuildResult, removeParallelBuild, runParallelBuild } from './hnsw-parallel-build.js';
 import {
   checkHnswFile,
   type HnswLoadFailure,
@@ -23,23 +26,36 @@ export {
   hnswSidecarPath,
 } from './hnsw-files.js';
 
-/** Graph degree M (links per node above layer 0; 2M at layer 0). Measured in `bench/ann.ts`. */
-export const DEFAULT_HNSW_M = 16;
+/**
+ * Graph degree M (links per node above layer 0; 2M at layer 0). On 1M real-text-derived chunks
+ * (`bench/ann.ts`, 512-dim hashing vectors, efConstruction=200) M=16 reached recall@10 0.943 only at
+ * efSearch=1024 (p50 4.9 ms) and 0.970 at 2048 (9.3 ms), while M=32 reached 0.952 at 384 (3.5 ms)
+ * and 0.960 at 512 (4.4 ms), for a 1.4× longer build (22 vs 16 minutes on 2 cores with the
+ * parallel builder) and a 6% larger file. The denser graph is the default: it is what keeps a
+ * growing vault above 0.95 within 5 ms.
+ */
+export const DEFAULT_HNSW_M = 32;
 /** Candidate list size while inserting. Measured in `bench/ann.ts`. */
 export const DEFAULT_HNSW_EF_CONSTRUCTION = 200;
 /**
- * Candidate list size while searching (hnswlib uses max(efSearch, k)). On 100k real-text-derived
- * chunks (`bench/ann.ts`, M=16, efConstruction=200) recall@10 against the exact scan was 0.906 at
- * 128, 0.960 at 256 (p50 2.0 ms) and 0.980 at 512 (p50 3.8 ms): 256 is the smallest tried that
- * clears 0.95.
+ * Candidate list size while searching (hnswlib uses max(efSearch, k)). With M=32 (`bench/ann.ts`):
+ * recall@10 against the exact scan 0.997 at 100k and 0.960 at 1M chunks, p50 3.1 and 4.4 ms on the
+ * hnswlib build compiled for this CPU (about 1.8× that on the stock build). 384 also clears 0.95 at
+ * 1M (0.952, 3.5 ms) but with no margin for a rebuilt graph, which is not bit-identical when built
+ * on several threads.
  */
-export const DEFAULT_HNSW_EF_SEARCH = 256;
+export const DEFAULT_HNSW_EF_SEARCH = 512;
 /** Seed of hnswlib's level generator, so builds are reproducible. */
 export const DEFAULT_HNSW_SEED = 100;
 /** Above this share of tombstoned labels, searches slow down and recall drops: rebuild instead. */
 export const DEFAULT_HNSW_MAX_DELETED_FRACTION = 0.2;
 /** Texts between progress reports and event-loop yields while building. */
 export const DEFAULT_HNSW_BUILD_BATCH = 2048;
+/**
+ * Rows from which a build goes to the native parallel builder when it is installed and more than one
+ * thread is allowed: below this, starting a process and piping the rows costs more than it saves.
+ */
+export const PARALLEL_BUILD_MIN_ROWS = 5000;
 
 /** Similarity space. Vectors are unit length, so inner product equals cosine; 'cosine' re-normalises. */
 export type HnswSpace = 'ip' | 'cosine';
@@ -65,8 +81,22 @@ export interface HnswIdentity {
   stamp: string;
 }
 
-export interface HnswBuildOptions extends HnswIdentity {
+/** Which hnswlib code an index runs on (see `hnsw-native.ts`). */
+export interface HnswNativeOptions {
+  /** Use the CPU-specific addon and the parallel builder when installed. Defaults to true. */
+  native?: boolean;
+}
+
+export interface HnswBuildOptions extends HnswIdentity, HnswNativeOptions {
   params?: Partial<HnswParams>;
+  /**
+   * Insert threads for the native parallel builder; 0 = every core ({@link availableParallelism}).
+   * 1 builds in process. Parallel insertion gives an equally good graph, not the same one: the
+   * order in which rows meet each other varies from run to run. Defaults to 0.
+   */
+  threads?: number;
+  /** The parallel builder to run; defaults to the installed one (null: build in process). */
+  builder?: string | null;
   signal?: AbortSignal;
   /** Called with (inserted, total) after each batch. */
   onProgress?: (done: number, total: number) => void;
@@ -90,7 +120,7 @@ export type HnswLoadResult =
   | { index: HnswIndex; reason: 'stale'; message: string }
   | { index: null; reason: HnswLoadFailure; message: string };
 
-export interface HnswLoadOptions {
+export interface HnswLoadOptions extends HnswNativeOptions {
   /** Return an intact index whose stamp differs (see {@link HnswLoadResult}). Defaults to false. */
   acceptStale?: boolean;
   /** Override the saved efSearch. */
@@ -141,6 +171,10 @@ export class HnswIndex {
   readonly params: Readonly<HnswParams>;
   /** The stamp this index was built or last saved or loaded with. */
   stamp: string;
+  /** How the graph was made: by the native parallel builder, in process, or read from a file. */
+  readonly origin: 'parallel-build' | 'in-process-build' | 'loaded';
+  /** Peak resident memory of the parallel builder process in bytes, when it made this index. */
+  builderPeakRss: number | null = null;
   private readonly native: hnswlib.HierarchicalNSW;
   private readonly live: Set<number>;
   private readonly tombstones: Set<number>;
@@ -152,7 +186,9 @@ export class HnswIndex {
     params: HnswParams,
     live: Set<number>,
     tombstones: Set<number>,
+    origin: HnswIndex['origin'],
   ) {
+    this.origin = origin;
     this.native = native;
     this.fingerprint = identity.fingerprint;
     this.dims = identity.dims;
@@ -165,23 +201,31 @@ export class HnswIndex {
   }
 
   /** An empty index with room for `capacity` vectors (it grows on `add`). */
-  static create(identity: HnswIdentity, params: Partial<HnswParams> = {}, capacity = 1024): HnswIndex {
+  static create(
+    identity: HnswIdentity,
+    params: Partial<HnswParams> = {},
+    capacity = 1024,
+    options: HnswNativeOptions = {},
+  ): HnswIndex {
     if (!Number.isInteger(identity.dims) || identity.dims < 1)
       throw bad('dims', 'an integer ≥ 1', identity.dims);
     const p = resolveHnswParams(params);
-    const native = new hnswlib.HierarchicalNSW(p.space, identity.dims);
+    const native = new (hnswNative(options.native ?? true).lib.HierarchicalNSW)(p.space, identity.dims);
     native.initIndex({
       maxElements: Math.max(1, capacity),
       m: p.m,
       efConstruction: p.efConstruction,
       randomSeed: p.seed,
     });
-    return new HnswIndex(native, identity, p, new Set(), new Set());
+    return new HnswIndex(native, identity, p, new Set(), new Set(), 'in-process-build');
   }
 
   /**
-   * Build from `labels[i]` ↔ row i of `data` (`labels.length × dims`, row-major). Inserts in order
-   * (so a build is reproducible), yielding to the event loop every `batchSize` rows.
+   * Build from `labels[i]` ↔ row i of `data` (`labels.length × dims`, row-major). With the native
+   * builder installed, at least {@link PARALLEL_BUILD_MIN_ROWS} rows and more than one thread, the
+   * rows are inserted on every core by a child process (falling back to the in-process build if it
+   * fails); otherwise in order on this thread (reproducible: the same rows give the same graph),
+   * yielding to the event loop every `batchSize` rows.
    * Cost: O(n · efConstruction · log n) distance computations; see `bench/ann.ts` for timings.
    */
   static async build(
@@ -192,10 +236,22 @@ export class HnswIndex {
     const { signal, onProgress } = options;
     const batch = options.batchSize ?? DEFAULT_HNSW_BUILD_BATCH;
     if (!Number.isInteger(batch) || batch < 1) throw bad('batchSize', 'an integer ≥ 1', batch);
-    const index = HnswIndex.create(options, options.params, labels.length);
+    const threads = options.threads ?? 0;
+    if (!Number.isInteger(threads) || threads < 0) throw bad('threads', 'an integer ≥ 0', threads);
+    resolveHnswParams(options.params);
+    if (!Number.isInteger(options.dims) || options.dims < 1)
+      throw bad('dims', 'an integer ≥ 1', options.dims);
     if (data.length !== labels.length * options.dims) {
       throw bad('data length', `labels × dims = ${labels.length * options.dims}`, data.length);
     }
+    const builder =
+      options.builder === undefined ? hnswNative(options.native ?? true).builder : options.builder;
+    const workers = threads === 0 ? availableParallelism() : threads;
+    if (builder !== null && workers > 1 && labels.length >= PARALLEL_BUILD_MIN_ROWS) {
+      const parallel = await HnswIndex.buildInParallel(builder, workers, labels, data, options);
+      if (parallel !== null) return parallel;
+    }
+    const index = HnswIndex.create(options, options.params, labels.length, options);
     for (let start = 0; start < labels.length; start += batch) {
       if (signal?.aborted)
         throw new QuiverError('ABORTED', 'quiver: hnsw build aborted', { cause: signal.reason });
@@ -205,6 +261,74 @@ export class HnswIndex {
       if (end < labels.length) await new Promise<void>((r) => setImmediate(r));
     }
     return index;
+  }
+
+  /**
+   * The native builder's half of {@link HnswIndex.build}: the same validation as the in-process
+   * insert (32-bit labels, finite values; zero rows left out), then the file it writes is read back.
+   * Null when the builder fails (the caller builds in process); throws on bad input or abort.
+   */
+  private static async buildInParallel(
+    builder: string,
+    threads: number,
+    labels: ArrayLike<number>,
+    data: Float32Array,
+    options: HnswBuildOptions,
+  ): Promise<HnswIndex | null> {
+    const p = resolveHnswParams(options.params);
+    const { dims } = options;
+    // label → its last row (−1 when that row is zero): a label given twice ends as its last row says,
+    // as with the in-process insert; a label whose last row is zero is not sent at all.
+    const last = new Map<number, number>();
+    for (let i = 0; i < labels.length; i++) {
+      const label = labels[i]!;
+      checkLabel(label);
+      let sq = 0;
+      for (let j = i * dims, end = j + dims; j < end; j++) sq += data[j]! * data[j]!;
+      if (!Number.isFinite(sq)) throw bad(`vector of label ${label}`, 'finite', 'a non-finite value');
+      last.set(label, sq === 0 ? -1 : i);
+    }
+    const keep: number[] = [];
+    const rows: number[] = [];
+    for (const [label, row] of last) {
+      if (row < 0) continue;
+      keep.push(label);
+      rows.push(row);
+    }
+    let built: ParallelBuildResult;
+    try {
+      built = await runParallelBuild({
+        builder,
+        space: p.space,
+        dims,
+        m: p.m,
+        efConstruction: p.efConstruction,
+        seed: p.seed,
+        threads,
+        labels: keep,
+        rows,
+        data,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.onProgress === undefined
+          ? {}
+          : { onProgress: (done: number) => options.onProgress?.(done, keep.length) }),
+      });
+    } catch (e) {
+      if (e instanceof QuiverError && e.code === 'ABORTED') throw e;
+      return null;
+    }
+    try {
+      const native = new (hnswNative(options.native ?? true).lib.HierarchicalNSW)(p.space, dims);
+      await native.readIndex(built.file);
+      native.setEf(p.efSearch);
+      const index = new HnswIndex(native, options, p, new Set(keep), new Set(), 'parallel-build');
+      index.builderPeakRss = built.peakRss;
+      return index;
+    } catch {
+      return null;
+    } finally {
+      await removeParallelBuild(built.file);
+    }
   }
 
   /** Searchable labels. */
@@ -395,7 +519,7 @@ export class HnswIndex {
       return fail('stale', `index stamp ${side.stamp} ≠ store stamp ${expected.stamp}`);
     const headerProblem = await checkHnswFile(path, side);
     if (headerProblem !== null) return fail('corrupt', headerProblem);
-    const native = new hnswlib.HierarchicalNSW(side.params.space, side.dims);
+    const native = new (hnswNative(options.native ?? true).lib.HierarchicalNSW)(side.params.space, side.dims);
     try {
       await native.readIndex(path);
     } catch (e) {
@@ -413,6 +537,7 @@ export class HnswIndex {
       resolveHnswParams(params),
       live,
       tombstones,
+      'loaded',
     );
     return stale
       ? { index, reason: 'stale', message: `index stamp ${side.stamp} ≠ store stamp ${expected.stamp}` }
