@@ -21,7 +21,7 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fork } from 'node:child_process';
@@ -29,32 +29,31 @@ import { createHashingEmbedder } from '../src/embed/hashing.js';
 import { chunkText } from '../src/ingest/chunk.js';
 import { HnswIndex, DEFAULT_HNSW_EF_CONSTRUCTION, DEFAULT_HNSW_M } from '../src/store/sqlite/hnsw-index.js';
 import type { HnswParams } from '../src/store/sqlite/hnsw-index.js';
+import { hnswNative } from '../src/store/sqlite/hnsw-native.js';
 import { VectorMatrix } from '../src/store/sqlite/vector-cache.js';
 import { dataPath, machine, mdTable, OUT_DIR, percentile, writeSection } from './lib.js';
+import { mulberry32 } from '../src/math/mulberry32.js';
 
 const DIMS = 512;
 const GEN_VERSION = 'recombine-v1';
-const EF_SWEEP = [32, 64, 128, 256, 512, 1024, 2048];
+const EF_SWEEP = [32, 64, 128, 256, 384, 512, 768, 1024, 2048];
+/** efSearch values also timed on the stock hnswlib-node build, for the same-run ratio. */
+const STOCK_EF_SWEEP = [128, 256, 512, 1024];
 const K = 10;
 /** efSearch of the filtered run. */
 const FILTER_EF = 256;
-/** Build parameters per size: the library defaults, reduced at 1M to fit this 2-core machine. */
-function buildParams(n: number): Partial<HnswParams> {
-  return n >= 500_000
-    ? { m: 12, efConstruction: 100 }
-    : { m: DEFAULT_HNSW_M, efConstruction: DEFAULT_HNSW_EF_CONSTRUCTION };
-}
-
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** The recall bar of the issue: the cheapest efSearch reaching it is reported per index. */
+const RECALL_BAR = 0.95;
+/**
+ * Graph parameters built at every size: `ANN_CONFIGS="M/efConstruction,…"`; by default the library
+ * defaults and a denser graph (M=32), the trade-off that matters as the vault grows.
+ */
+function buildConfigs(): Pick<HnswParams, 'm' | 'efConstruction'>[] {
+  const spec = process.env.ANN_CONFIGS ?? `${DEFAULT_HNSW_M}/${DEFAULT_HNSW_EF_CONSTRUCTION},32/200`;
+  return spec.split(',').map((c) => {
+    const [m, efConstruction] = c.split('/').map(Number);
+    return { m: m!, efConstruction: efConstruction! };
+  });
 }
 
 interface Corpus {
@@ -76,7 +75,7 @@ function loadCorpus(path: string): Corpus {
 
 /** Row i ≥ #chunks: real sentences from random documents, joined until ≥ 350 characters. */
 function recombined(c: Corpus, row: number): string {
-  const r = rng(0x9e3779b9 ^ row);
+  const r = mulberry32(0x9e3779b9 ^ row);
   let text = '';
   while (text.length < 350)
     text += (text === '' ? '' : ' ') + c.sentences[Math.floor(r() * c.sentences.length)]!;
@@ -256,26 +255,68 @@ async function benchSize(
   const meanAt = (r: number): string => (gap.reduce((a, g) => a + g[r]!, 0) / gap.length).toFixed(3);
   const truth = await exactTruth(rows, queries, key);
 
-  const params = buildParams(rows);
+  const parts: string[] = [
+    `### ${rows.toLocaleString('en')} chunks`,
+    '',
+    `Exact scan p50 ${ms(percentile(exactMs, 50))} ms (p95 ${ms(percentile(exactMs, 95))} ms, ${exactMs.length} queries, top 100). Mean exact cosine at rank 1 / 10 / 100: ${meanAt(0)} / ${meanAt(1)} / ${meanAt(2)}.`,
+    '',
+  ];
+  const summary: (string | number)[][] = [];
+  for (const params of buildConfigs())
+    parts.push(await benchIndex(view, rows, labels, queries, truth, m, key, params, summary), '');
+  parts.push(
+    `Cheapest efSearch reaching recall@${K} ≥ ${RECALL_BAR} per index and search binding (from the sweeps above):`,
+    '',
+    mdTable(['index', 'search binding', 'efSearch', `recall@${K}`, 'p50 ms', 'p95 ms'], summary),
+  );
+  return { md: parts.join('\n') };
+}
+
+interface BuildStats {
+  buildMs: number;
+  rssDelta: number;
+  saveMs: number;
+  origin: string;
+  threads: number;
+  builderPeakRss: number | null;
+}
+
+async function benchIndex(
+  view: Float32Array,
+  rows: number,
+  labels: Int32Array,
+  queries: Float32Array[],
+  truth: number[][],
+  m: VectorMatrix,
+  key: string,
+  params: Pick<HnswParams, 'm' | 'efConstruction'>,
+  summary: (string | number)[][],
+): Promise<string> {
   const tag = `m${params.m}-efc${params.efConstruction}`;
   const path = join(OUT_DIR, `ann-${rows}-${tag}.hnsw`);
   const statsFile = `${path}.build.json`;
   const identity = { fingerprint: key, dims: DIMS, stamp: `${rows}` };
-  let built: { buildMs: number; rssDelta: number; saveMs: number } | null = null;
+  let built: BuildStats | null = null;
   const cachedFirst = process.env.ANN_REBUILD === '1' ? null : await HnswIndex.loadOrNull(path, identity);
-  if (cachedFirst?.index === null || cachedFirst === null || !existsSync(statsFile)) {
+  const cachedStats = existsSync(statsFile)
+    ? (JSON.parse(readFileSync(statsFile, 'utf8')) as Partial<BuildStats>)
+    : null;
+  // Indexes from before the parallel builder have no `origin` in their stats: rebuild them.
+  if (cachedFirst?.index === null || cachedFirst === null || cachedStats?.origin === undefined) {
     const rss0 = process.memoryUsage().rss;
     const t = performance.now();
     let lastLog = t;
+    const threads = availableParallelism();
     const ix = await HnswIndex.build(labels, view, {
       ...identity,
       params,
+      threads,
       batchSize: 4096,
       onProgress: (done, total) => {
         const now = performance.now();
         if (now - lastLog > 30_000) {
           lastLog = now;
-          log(`${rows}: built ${done}/${total} (${((done / (now - t)) * 1000).toFixed(0)}/s)`);
+          log(`${rows} ${tag}: built ${done}/${total} (${((done / (now - t)) * 1000).toFixed(0)}/s)`);
         }
       },
     });
@@ -283,26 +324,31 @@ async function benchSize(
     const rssDelta = process.memoryUsage().rss - rss0;
     const t2 = performance.now();
     await ix.save(path);
-    built = { buildMs, rssDelta, saveMs: performance.now() - t2 };
+    built = {
+      buildMs,
+      rssDelta,
+      saveMs: performance.now() - t2,
+      origin: ix.origin,
+      threads: ix.origin === 'parallel-build' ? threads : 1,
+      builderPeakRss: ix.builderPeakRss,
+    };
     writeFileSync(statsFile, JSON.stringify(built));
-    log(`${rows}: built in ${(buildMs / 1000).toFixed(0)} s`);
+    log(`${rows} ${tag}: built in ${(buildMs / 1000).toFixed(0)} s (${ix.origin})`);
   }
-  const stats =
-    built ??
-    (JSON.parse(readFileSync(statsFile, 'utf8')) as { buildMs: number; rssDelta: number; saveMs: number });
+  const stats = built ?? (cachedStats as BuildStats);
   const tl = performance.now();
   const loaded = await HnswIndex.loadOrNull(path, identity);
   const loadMs = performance.now() - tl;
   if (loaded.index === null) throw new Error(`ann: reloading ${path} failed: ${loaded.message}`);
-  const index = loaded.index;
+  const nat = hnswNative();
 
-  const rowsOut: (string | number)[][] = [];
   const measure = (
+    index: HnswIndex,
     ef: number,
     qs: Float32Array[],
     want: number[][],
     filter?: (l: number) => boolean,
-  ): (string | number)[] => {
+  ): { recall: number; p50: number; p95: number } => {
     index.efSearch = ef;
     for (const q of qs.slice(0, 10)) index.search(q, K, filter); // warm-up
     const times: number[] = [];
@@ -314,24 +360,76 @@ async function benchSize(
       const w = new Set(want[i]);
       for (const h of got) if (w.has(h.chunkId)) hit++;
     });
-    const label = filter === undefined ? String(ef) : `${ef}, filter: even ids (${qs.length} queries)`;
-    return [label, (hit / (qs.length * K)).toFixed(3), ms(percentile(times, 50)), ms(percentile(times, 95))];
+    return { recall: hit / (qs.length * K), p50: percentile(times, 50), p95: percentile(times, 95) };
   };
-  for (const ef of EF_SWEEP) rowsOut.push(measure(ef, queries, truth));
+  const row = (
+    label: string | number,
+    r: { recall: number; p50: number; p95: number },
+  ): (string | number)[] => [label, r.recall.toFixed(3), ms(r.p50), ms(r.p95)];
+  const label = `${rows.toLocaleString('en')}, M=${params.m}, efC=${params.efConstruction}`;
+  const cheapest = (
+    binding: string,
+    sweep: [number, { recall: number; p50: number; p95: number }][],
+  ): void => {
+    const hit = sweep.find(([, r]) => r.recall >= RECALL_BAR);
+    summary.push(
+      hit === undefined
+        ? [label, binding, `none ≤ ${sweep.at(-1)![0]}`, '', '', '']
+        : [label, binding, hit[0], hit[1].recall.toFixed(3), ms(hit[1].p50), ms(hit[1].p95)],
+    );
+  };
+  const sweep = EF_SWEEP.map(
+    (ef) => [ef, measure(loaded.index, ef, queries, truth)] as [number, ReturnType<typeof measure>],
+  );
+  cheapest(nat.search, sweep);
+  const rowsOut = sweep.map(([ef, r]) => row(ef, r));
   // A filter letting half the chunks through, applied inside the walk; the exact truth is filtered too.
   const even = (l: number): boolean => l % 2 === 0;
   const fq = queries.slice(0, 30);
   const filteredTruth = fq.map((q) => m.scan(q, K, even).map((h) => h.index));
-  rowsOut.push(measure(FILTER_EF, fq, filteredTruth, even));
+  rowsOut.push(
+    row(
+      `${FILTER_EF}, filter: even ids (${fq.length} queries)`,
+      measure(loaded.index, FILTER_EF, fq, filteredTruth, even),
+    ),
+  );
+  // The same file on hnswlib-node's stock build, in the same run, when the accelerated one is in use.
+  let stockMd = '';
+  if (nat.search === 'accelerated') {
+    const stock = await HnswIndex.loadOrNull(path, identity, { native: false });
+    if (stock.index === null) throw new Error(`ann: stock reload of ${path} failed: ${stock.message}`);
+    const stockSweep = STOCK_EF_SWEEP.map(
+      (ef) => [ef, measure(stock.index, ef, queries, truth)] as [number, ReturnType<typeof measure>],
+    );
+    cheapest('stock', stockSweep);
+    const ratio = STOCK_EF_SWEEP.map((ef) => {
+      const a = sweep.find(([e]) => e === ef)?.[1].p50 ?? NaN;
+      const b = stockSweep.find(([e]) => e === ef)![1].p50;
+      return `${(b / a).toFixed(1)}× at ${ef}`;
+    });
+    stockMd = [
+      '',
+      `Same file on the stock hnswlib-node build (p50 stock / accelerated: ${ratio.join(', ')}):`,
+      '',
+      mdTable(
+        ['efSearch', `recall@${K} vs exact`, 'p50 ms', 'p95 ms'],
+        stockSweep.map(([ef, r]) => row(ef, r)),
+      ),
+    ].join('\n');
+  }
   const fileBytes = statSync(path).size;
-  const md = [
-    `### ${rows.toLocaleString('en')} chunks — M=${params.m}, efConstruction=${params.efConstruction}`,
+  const builder =
+    stats.origin === 'parallel-build'
+      ? `native parallel builder on ${stats.threads} threads, builder peak RSS ${stats.builderPeakRss === null ? '?' : mb(stats.builderPeakRss)}`
+      : 'in process, one insert at a time';
+  return [
+    `#### ${label}`,
     '',
-    `Build ${(stats.buildMs / 1000).toFixed(0)} s (${((rows / stats.buildMs) * 1000).toFixed(0)} vectors/s), RSS +${mb(stats.rssDelta)} during build, file ${mb(fileBytes)}, save ${(stats.saveMs / 1000).toFixed(1)} s, load with checksum ${(loadMs / 1000).toFixed(1)} s. Exact scan p50 ${ms(percentile(exactMs, 50))} ms (p95 ${ms(percentile(exactMs, 95))} ms, ${exactMs.length} queries, top 100). Mean exact cosine at rank 1 / 10 / 100: ${meanAt(0)} / ${meanAt(1)} / ${meanAt(2)}.${built === null ? ' (Index built on an earlier run; build figures from that run.)' : ''}`,
+    `Build ${(stats.buildMs / 1000).toFixed(0)} s (${((rows / stats.buildMs) * 1000).toFixed(0)} vectors/s; ${builder}; this process RSS +${mb(stats.rssDelta)}), file ${mb(fileBytes)}, save ${(stats.saveMs / 1000).toFixed(1)} s, load with checksum ${(loadMs / 1000).toFixed(1)} s. Search on the ${nat.search} hnswlib build.${built === null ? ' (Index built on an earlier run; build figures from that run.)' : ''}`,
     '',
     mdTable(['efSearch', `recall@${K} vs exact`, 'p50 ms', 'p95 ms'], rowsOut),
+    stockMd,
   ].join('\n');
-  return { md };
 }
 
 export async function benchAnn(): Promise<void> {
@@ -374,7 +472,7 @@ function write(intro: { chunks: number; sentences: number; queries: number }, pa
     [
       '## ANN (HNSW) vs exact scan',
       '',
-      `Produced by \`bench/ann.ts\`. Vectors: the built-in hashing embedder (${DIMS} dims) over ${intro.chunks.toLocaleString('en')} real SciFact chunks (\`chunkText\`), then re-embedded random recombinations of ${intro.sentences.toLocaleString('en')} real SciFact sentences (≥ 350 characters each, sentences drawn from random documents) up to each size — re-embedded text, not perturbed copies, so rows do not form tight clusters. Queries: ${intro.queries} SciFact claims. Recall@${K} is the share of the exact scan's top ${K} (\`VectorMatrix.scan\`) that HNSW returns. Space \`ip\` (unit vectors). Latency is one query at a time on the main thread, including the Float32Array → array copy. The 1M build uses M=12, efConstruction=100 (the library defaults M=16, efConstruction=200 would take well over the bench budget on this machine). Machine: ${machine()}; load average at the end ${load} (other jobs were running, so absolute times are pessimistic).`,
+      `Produced by \`bench/ann.ts\`. Vectors: the built-in hashing embedder (${DIMS} dims) over ${intro.chunks.toLocaleString('en')} real SciFact chunks (\`chunkText\`), then re-embedded random recombinations of ${intro.sentences.toLocaleString('en')} real SciFact sentences (≥ 350 characters each, sentences drawn from random documents) up to each size — re-embedded text, not perturbed copies, so rows do not form tight clusters. Queries: ${intro.queries} SciFact claims. Recall@${K} is the share of the exact scan's top ${K} (\`VectorMatrix.scan\`) that HNSW returns. Space \`ip\` (unit vectors). Latency is one query at a time on the main thread, including the Float32Array → array copy. Indexes are built by \`HnswIndex.build\` as a vault builds them: on every core by the native builder when the install compiled it (\`scripts/build-native.mjs\`), and searched on the hnswlib build compiled for this CPU, with the stock hnswlib-node build timed on the same file for comparison. Machine: ${machine()}; load average at the end ${load}.`,
       '',
       ...parts.flatMap((p) => [p, '']),
     ].join('\n'),

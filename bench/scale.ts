@@ -6,6 +6,7 @@
 //   SCALE_REUSE=1  keep the vault and ingest figures of an earlier run (bench/out/scale-ingest.json)
 //   SCALE_ANN=1    also build the HNSW index (library defaults; most of an hour at 1M) and time
 //                  fused search with it
+import { availableParallelism } from 'node:os';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Vault } from '../src/index.js';
@@ -109,11 +110,12 @@ export async function benchScale(): Promise<void> {
       source: string | null;
     };
     const annS = (performance.now() - t) / 1000;
+    const { native } = (a.store as SqliteStore).inspectVectorIndex(a.embedder.id);
     add('fused (top-k), HNSW vector leg', await timeQueries(a, queries, 50, { legs: 'both', ...topk }), 50);
     add('vector leg, HNSW', await timeQueries(a, queries, 50, { legs: 'vector', ...topk }), 50);
     add('default search (fused + Dartboard), HNSW', await timeQueries(a, queries, 50, {}), 50);
     await a.close();
-    ann = ` HNSW index (M=${a.config['ann.m']}, efConstruction=${a.config['ann.efConstruction']}, efSearch=${a.config['ann.efSearch']}): ${st.source ?? '?'} in ${annS.toFixed(0)} s.`;
+    ann = ` HNSW index (M=${a.config['ann.m']}, efConstruction=${a.config['ann.efConstruction']}, efSearch=${a.config['ann.efSearch']}): ${st.source ?? '?'} in ${annS.toFixed(0)} s (hnswlib ${native.search}, ${native.parallelBuild ? `built on ${availableParallelism()} threads by the native builder` : 'built in process'}).`;
   }
 
   t = performance.now();
