@@ -45,15 +45,20 @@ const FILTER_EF = 256;
 /** The recall bar of the issue: the cheapest efSearch reaching it is reported per index. */
 const RECALL_BAR = 0.95;
 /**
- * Graph parameters built at every size: `ANN_CONFIGS="M/efConstruction,…"`; by default the library
- * defaults and a denser graph (M=32), the trade-off that matters as the vault grows.
+ * Graph parameters built at every size: `ANN_CONFIGS="M/efConstruction,…"`; by default hnswlib's
+ * usual M=16 and the denser M=32 quiver defaults to, the trade-off that matters as the vault grows.
  */
 function buildConfigs(): Pick<HnswParams, 'm' | 'efConstruction'>[] {
-  const spec = process.env.ANN_CONFIGS ?? `${DEFAULT_HNSW_M}/${DEFAULT_HNSW_EF_CONSTRUCTION},32/200`;
-  return spec.split(',').map((c) => {
+  const defaults = `16/${DEFAULT_HNSW_EF_CONSTRUCTION},${DEFAULT_HNSW_M}/${DEFAULT_HNSW_EF_CONSTRUCTION}`;
+  const spec = process.env.ANN_CONFIGS ?? defaults;
+  const configs = spec.split(',').map((c) => {
     const [m, efConstruction] = c.split('/').map(Number);
     return { m: m!, efConstruction: efConstruction! };
   });
+  // One entry per distinct pair (the defaults may coincide with the comparison point).
+  return configs.filter(
+    (c, i) => configs.findIndex((d) => d.m === c.m && d.efConstruction === c.efConstruction) === i,
+  );
 }
 
 interface Corpus {
