@@ -5,6 +5,7 @@ import {
   type AnnEntry,
   exactSubset,
   fillMaps,
+  LIVE_VECTOR_CHUNKS,
   type LiveRows,
   newAnnEntry,
   reconcileEntry,
@@ -161,14 +162,7 @@ export class AnnVectorLeg {
     const c = this.counts.get(fingerprint);
     if (c?.rev === rev) return c.count;
     const count = (
-      this.db
-        .prepare(
-          // Index-only on both sides (see liveRows in ann-entry.ts).
-          `SELECT COUNT(*) FROM chunks c INDEXED BY chunks_live_section WHERE c.live = 1
-           AND EXISTS (SELECT 1 FROM vectors v INDEXED BY vectors_chunk WHERE v.chunk_id = c.id AND v.fingerprint = ?)`,
-        )
-        .raw()
-        .get(fingerprint) as [number]
+      this.db.prepare(`SELECT COUNT(*) ${LIVE_VECTOR_CHUNKS}`).raw().get(fingerprint) as [number]
     )[0];
     this.counts.set(fingerprint, { rev, count });
     return count;

@@ -7,9 +7,14 @@
  */
 import { availableParallelism } from 'node:os';
 import type hnswlib from 'hnswlib-node';
-import { QuiverError } from '../../errors.js';
+import { isQuiverError, QuiverError } from '../../errors.js';
 import { hnswNative } from './hnsw-native.js';
-import { type ParallelBuildResult, removeParallelBuild, runParallelBuild } from './hnsw-parallel-build.js';
+import {
+  hnswBuildAborted,
+  type ParallelBuildResult,
+  removeParallelBuild,
+  runParallelBuild,
+} from './hnsw-parallel-build.js';
 import {
   checkHnswFile,
   type HnswLoadFailure,
@@ -155,6 +160,28 @@ function checkLabel(label: number): void {
     throw bad('label', 'an integer in [0, 2^32)', label);
 }
 
+function checkDims(dims: number): void {
+  if (!Number.isInteger(dims) || dims < 1) throw bad('dims', 'an integer ≥ 1', dims);
+}
+
+/**
+ * Squared length of row `i` of `data` after checking its label (32-bit) and values (finite): the
+ * one per-row check of both build paths. 0 means a zero row, which is never inserted.
+ */
+function checkedRowNorm(labels: ArrayLike<number>, data: Float32Array, i: number, dims: number): number {
+  const label = labels[i]!;
+  checkLabel(label);
+  let sq = 0;
+  for (let j = i * dims, end = j + dims; j < end; j++) sq += data[j]! * data[j]!;
+  if (!Number.isFinite(sq)) throw bad(`vector of label ${label}`, 'finite', 'a non-finite value');
+  return sq;
+}
+
+/** An empty hnswlib graph object on the binding `options` select (see `hnsw-native.ts`). */
+function nativeGraph(options: HnswNativeOptions, space: HnswSpace, dims: number): hnswlib.HierarchicalNSW {
+  return new (hnswNative(options.native).lib.HierarchicalNSW)(space, dims);
+}
+
 /**
  * An HNSW index keyed by chunk id (label). Zero vectors (empty text) have no direction and are never
  * inserted, matching the exact scan, which never returns them. Adding a label that is present
@@ -207,10 +234,9 @@ export class HnswIndex {
     capacity = 1024,
     options: HnswNativeOptions = {},
   ): HnswIndex {
-    if (!Number.isInteger(identity.dims) || identity.dims < 1)
-      throw bad('dims', 'an integer ≥ 1', identity.dims);
+    checkDims(identity.dims);
     const p = resolveHnswParams(params);
-    const native = new (hnswNative(options.native ?? true).lib.HierarchicalNSW)(p.space, identity.dims);
+    const native = nativeGraph(options, p.space, identity.dims);
     native.initIndex({
       maxElements: Math.max(1, capacity),
       m: p.m,
@@ -238,23 +264,20 @@ export class HnswIndex {
     if (!Number.isInteger(batch) || batch < 1) throw bad('batchSize', 'an integer ≥ 1', batch);
     const threads = options.threads ?? 0;
     if (!Number.isInteger(threads) || threads < 0) throw bad('threads', 'an integer ≥ 0', threads);
-    resolveHnswParams(options.params);
-    if (!Number.isInteger(options.dims) || options.dims < 1)
-      throw bad('dims', 'an integer ≥ 1', options.dims);
+    const p = resolveHnswParams(options.params);
+    checkDims(options.dims);
     if (data.length !== labels.length * options.dims) {
       throw bad('data length', `labels × dims = ${labels.length * options.dims}`, data.length);
     }
-    const builder =
-      options.builder === undefined ? hnswNative(options.native ?? true).builder : options.builder;
+    const builder = options.builder === undefined ? hnswNative(options.native).builder : options.builder;
     const workers = threads === 0 ? availableParallelism() : threads;
     if (builder !== null && workers > 1 && labels.length >= PARALLEL_BUILD_MIN_ROWS) {
-      const parallel = await HnswIndex.buildInParallel(builder, workers, labels, data, options);
+      const parallel = await HnswIndex.buildInParallel(builder, workers, p, labels, data, options);
       if (parallel !== null) return parallel;
     }
     const index = HnswIndex.create(options, options.params, labels.length, options);
     for (let start = 0; start < labels.length; start += batch) {
-      if (signal?.aborted)
-        throw new QuiverError('ABORTED', 'quiver: hnsw build aborted', { cause: signal.reason });
+      if (signal?.aborted) throw hnswBuildAborted(signal);
       const end = Math.min(labels.length, start + batch);
       index.addRows(labels, data, start, end);
       onProgress?.(end, labels.length);
@@ -271,23 +294,17 @@ export class HnswIndex {
   private static async buildInParallel(
     builder: string,
     threads: number,
+    p: HnswParams,
     labels: ArrayLike<number>,
     data: Float32Array,
     options: HnswBuildOptions,
   ): Promise<HnswIndex | null> {
-    const p = resolveHnswParams(options.params);
     const { dims } = options;
     // label → its last row (−1 when that row is zero): a label given twice ends as its last row says,
     // as with the in-process insert; a label whose last row is zero is not sent at all.
     const last = new Map<number, number>();
-    for (let i = 0; i < labels.length; i++) {
-      const label = labels[i]!;
-      checkLabel(label);
-      let sq = 0;
-      for (let j = i * dims, end = j + dims; j < end; j++) sq += data[j]! * data[j]!;
-      if (!Number.isFinite(sq)) throw bad(`vector of label ${label}`, 'finite', 'a non-finite value');
-      last.set(label, sq === 0 ? -1 : i);
-    }
+    for (let i = 0; i < labels.length; i++)
+      last.set(labels[i]!, checkedRowNorm(labels, data, i, dims) === 0 ? -1 : i);
     const keep: number[] = [];
     const rows: number[] = [];
     for (const [label, row] of last) {
@@ -314,11 +331,11 @@ export class HnswIndex {
           : { onProgress: (done: number) => options.onProgress?.(done, keep.length) }),
       });
     } catch (e) {
-      if (e instanceof QuiverError && e.code === 'ABORTED') throw e;
+      if (isQuiverError(e, 'ABORTED')) throw e;
       return null;
     }
     try {
-      const native = new (hnswNative(options.native ?? true).lib.HierarchicalNSW)(p.space, dims);
+      const native = nativeGraph(options, p.space, dims);
       await native.readIndex(built.file);
       native.setEf(p.efSearch);
       const index = new HnswIndex(native, options, p, new Set(keep), new Set(), 'parallel-build');
@@ -453,18 +470,11 @@ export class HnswIndex {
     if (needed > cap) this.native.resizeIndex(Math.max(needed, Math.ceil(cap * 1.5)));
     for (let i = start; i < end; i++) {
       const label = labels[i]!;
-      checkLabel(label);
-      let sq = 0;
-      for (let j = 0, off = i * dims; j < dims; j++) {
-        const x = data[off + j]!;
-        row[j] = x;
-        sq += x * x;
-      }
-      if (!Number.isFinite(sq)) throw bad(`vector of label ${label}`, 'finite', 'a non-finite value');
-      if (sq === 0) {
+      if (checkedRowNorm(labels, data, i, dims) === 0) {
         this.remove([label]);
         continue;
       }
+      for (let j = 0, off = i * dims; j < dims; j++) row[j] = data[off + j]!;
       // hnswlib: an existing label (live or tombstoned) is updated in place and un-deleted.
       this.native.addPoint(row, label);
       this.live.add(label);
@@ -519,7 +529,7 @@ export class HnswIndex {
       return fail('stale', `index stamp ${side.stamp} ≠ store stamp ${expected.stamp}`);
     const headerProblem = await checkHnswFile(path, side);
     if (headerProblem !== null) return fail('corrupt', headerProblem);
-    const native = new (hnswNative(options.native ?? true).lib.HierarchicalNSW)(side.params.space, side.dims);
+    const native = nativeGraph(options, side.params.space, side.dims);
     try {
       await native.readIndex(path);
     } catch (e) {

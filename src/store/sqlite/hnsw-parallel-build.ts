@@ -32,6 +32,11 @@ export interface ParallelBuildJob {
 /** Records per write to the builder's stdin (8192 × 2 KiB at 512 dims = 16 MiB). */
 const WRITE_RECORDS = 8192;
 
+/** The error an honoured abort of an HNSW build (either path) turns into. */
+export function hnswBuildAborted(signal: AbortSignal | undefined): QuiverError {
+  return new QuiverError('ABORTED', 'quiver: hnsw build aborted', { cause: signal?.reason });
+}
+
 export interface ParallelBuildResult {
   /** The index file, in a temporary directory to remove with {@link removeParallelBuild}. */
   file: string;
@@ -45,8 +50,7 @@ export interface ParallelBuildResult {
  * 'INTERNAL' when the builder fails — the caller may then build in process).
  */
 export async function runParallelBuild(job: ParallelBuildJob): Promise<ParallelBuildResult> {
-  if (job.signal?.aborted)
-    throw new QuiverError('ABORTED', 'quiver: hnsw build aborted', { cause: job.signal.reason });
+  if (job.signal?.aborted) throw hnswBuildAborted(job.signal);
   const dir = await mkdtemp(join(tmpdir(), 'quiver-hnsw-build-'));
   const file = join(dir, 'index.hnsw');
   const n = job.labels.length;
@@ -82,8 +86,7 @@ export async function runParallelBuild(job: ParallelBuildJob): Promise<ParallelB
       );
       child.on('close', (code, sig) => {
         job.signal?.removeEventListener('abort', onAbort);
-        if (aborted)
-          reject(new QuiverError('ABORTED', 'quiver: hnsw build aborted', { cause: job.signal?.reason }));
+        if (aborted) reject(hnswBuildAborted(job.signal));
         else if (code === 0) resolve({ file, peakRss });
         else
           reject(

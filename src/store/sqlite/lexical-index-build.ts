@@ -189,15 +189,14 @@ export function indexSectionTexts(db: Db, rows: readonly SectionText[]): Lexical
     `CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_delta USING fts5(body, title, heading, tokenize = '${SECTIONS_TOKENIZER}')`,
   );
   db.exec('CREATE TABLE IF NOT EXISTS temp.lexical_delta_names (rid INTEGER PRIMARY KEY, id TEXT NOT NULL)');
-  db.exec('DELETE FROM temp.lexical_delta');
+  db.exec('DELETE FROM temp.lexical_delta; DELETE FROM temp.lexical_delta_names');
   const ins = db.prepare('INSERT INTO temp.lexical_delta(rowid, body, title, heading) VALUES (?, ?, ?, ?)');
-  db.transaction(() => {
-    for (const r of rows) ins.run(r.rid, r.body, r.title, r.heading);
-  })();
-  db.exec('DELETE FROM temp.lexical_delta_names');
   const name = db.prepare('INSERT INTO temp.lexical_delta_names(rid, id) VALUES (?, ?)');
   db.transaction(() => {
-    for (const r of rows) name.run(r.rid, r.sectionId);
+    for (const r of rows) {
+      ins.run(r.rid, r.body, r.title, r.heading);
+      name.run(r.rid, r.sectionId);
+    }
   })();
   return readFtsIndex(db, 'temp', 'lexical_delta', 'SELECT rid, id FROM temp.lexical_delta_names');
 }

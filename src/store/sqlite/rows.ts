@@ -7,7 +7,6 @@ export type Row = Record<string, unknown>;
 /** The timestamp the store writes into `*_at` columns: ISO 8601 UTC. */
 export const now = (): string => new Date().toISOString();
 
-/** A `documents` row → its record (`meta` is parsed from JSON). */
 /**
  * The document id in a section id: section ids are `<doc_id>#<seq>` (document-versions.ts), so
  * everything before the last `#`. Lets index-only queries skip reading a row for its doc_id.
@@ -16,6 +15,7 @@ export function docIdOfSection(sectionId: string): string {
   return sectionId.slice(0, sectionId.lastIndexOf('#'));
 }
 
+/** A `documents` row → its record (`meta` is parsed from JSON). */
 export function toDocument(r: Row): DocumentRecord {
   return {
     id: r.id as string,
