@@ -12,7 +12,7 @@
 // path in place. Set QUIVER_SKIP_NATIVE_BUILD=1 to skip it; run `node scripts/build-native.mjs`
 // again after moving the install to another machine.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -113,13 +113,15 @@ async function buildBuilder(hnswDir) {
 }
 
 /**
- * Child-process check of both pieces together: the builder writes a small index on two threads, the
+ * Child-process check of both pieces together: the builder writes a small index on two threads (with
+ * the parent pid and temporary directory quiver passes, so its parent watch runs too), the
  * recompiled addon (or the stock one) reads it and finds each probe vector as its own nearest
  * neighbour, then the addon builds and searches an index of its own. A crash (e.g. an illegal
  * instruction) fails the check without touching this process.
  */
 function smokeTest(useAddon, useBuilder) {
-  const file = join(tmpdir(), `quiver-native-smoke-${process.pid}.hnsw`);
+  const dir = mkdtempSync(join(tmpdir(), 'quiver-native-smoke-'));
+  const file = join(dir, 'index.hnsw');
   const script = `
     const { spawnSync } = require('node:child_process');
     const lib = require(${JSON.stringify(useAddon ? join(out, 'hnswlib.node') : 'hnswlib-node')});
@@ -132,13 +134,13 @@ function smokeTest(useAddon, useBuilder) {
     if (${useBuilder}) {
       const buf = Buffer.alloc(n * (4 + dims * 4));
       rows.forEach((r, i) => { const o = i * (4 + dims * 4); buf.writeUInt32LE(i, o); r.forEach((x, j) => buf.writeFloatLE(x, o + 4 + j * 4)); });
-      const b = spawnSync(${JSON.stringify(join(out, 'hnsw-build'))}, ['ip', String(dims), String(n), '8', '50', '1', '2', ${JSON.stringify(file)}], { input: buf });
+      const b = spawnSync(${JSON.stringify(join(out, 'hnsw-build'))}, ['ip', String(dims), String(n), '8', '50', '1', '2', ${JSON.stringify(file)}, String(process.pid), ${JSON.stringify(dir)}], { input: buf });
       if (b.status !== 0) throw new Error('builder exited ' + b.status + ' ' + b.signal + ' ' + b.stderr);
       const read = new lib.HierarchicalNSW('ip', dims); read.readIndexSync(${JSON.stringify(file)}); probe(read);
     }
   `;
   const r = spawnSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8', timeout: 60_000 });
-  rmSync(file, { force: true });
+  rmSync(dir, { recursive: true, force: true });
   return r.status === 0
     ? null
     : `smoke test failed (${r.signal ?? `exit ${r.status}`}): ${(r.stderr ?? '').trim().split('\n')[0] ?? ''}`;

@@ -1,12 +1,31 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isQuiverError } from '../../errors.js';
 import { HnswIndex, hnswIndexPath, PARALLEL_BUILD_MIN_ROWS } from './hnsw-index.js';
 import type { HnswIdentity } from './hnsw-index.js';
 import { hnswNative } from './hnsw-native.js';
-import { removeParallelBuild, runParallelBuild } from './hnsw-parallel-build.js';
+import {
+  BUILD_DIR_PREFIX,
+  removeParallelBuild,
+  runParallelBuild,
+  staleBuildDirs,
+  sweepStaleBuildDirs,
+} from './hnsw-parallel-build.js';
 import { VectorMatrix } from './vector-cache.js';
 import { mulberry32 } from '../../math/mulberry32.js';
 
@@ -174,6 +193,186 @@ describe('native parallel HNSW build', () => {
     const index = await HnswIndex.build(labels, data, { ...id(), threads: 2, builder: broken });
     expect(index.origin).toBe('in-process-build');
     expect(index.size).toBe(N);
+    expect(builderDirs()).toEqual([]);
+  });
+});
+
+/** Whether `pid` is a running process; a zombie (exited, not yet reaped by its new parent) is not. */
+function running(pid: number): boolean {
+  if (existsSync('/proc/self/stat')) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Poll `done` every 50 ms for up to `ms`; whether it came true. */
+async function within(ms: number, done: () => boolean): Promise<boolean> {
+  for (const end = performance.now() + ms; ; await new Promise((r) => setTimeout(r, 50))) {
+    if (done()) return true;
+    if (performance.now() >= end) return done();
+  }
+}
+
+/** The first line `child` prints; rejects when it exits before printing one. */
+function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+    });
+    child.on('exit', (code, sig) => reject(new Error(`exited (${sig ?? code}) before a line: ${err}`)));
+  });
+}
+
+/** A pid no process has: that of a child that has exited and been reaped. */
+function deadPid(): number {
+  const pid = spawnSync(process.execPath, ['-e', '']).pid;
+  expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+  return pid;
+}
+
+const FIXTURE = fileURLToPath(new URL('./_hnsw-build-fixture.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+describe('the native builder dies with its parent and cleans up', () => {
+  const job = { space: 'ip' as const, dims: 16, m: 8, efConstruction: 50, seed: 1, threads: 2 };
+  /** `count` random 16-dim records as the builder reads them. */
+  const records = (count: number): Buffer => {
+    const r = mulberry32(3);
+    const buf = Buffer.alloc(count * (4 + job.dims * 4));
+    for (let i = 0; i < count; i++) {
+      buf.writeUInt32LE(i, i * (4 + job.dims * 4));
+      for (let j = 0; j < job.dims; j++) buf.writeFloatLE(r() - 0.5, i * (4 + job.dims * 4) + 4 + j * 4);
+    }
+    return buf;
+  };
+  /** Start the builder binary itself on `count` rows, in a fresh temporary directory. */
+  const start = (count: number, parent: number): { child: ChildProcess; tmp: string } => {
+    const tmp = mkdtempSync(join(dir, 'direct-'));
+    const { space, dims, m, efConstruction, seed, threads } = job;
+    const args = [space, dims, count, m, efConstruction, seed, threads, join(tmp, 'index.hnsw'), parent, tmp];
+    const child = spawn(builder!, args.map(String), { stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.on('error', () => undefined); // EPIPE when it exits before reading all it was sent
+    return { child, tmp };
+  };
+  const exited = async (child: ChildProcess): Promise<number | null> => {
+    if (child.exitCode === null) await once(child, 'exit');
+    return child.exitCode;
+  };
+
+  // The user's report: `kill -9` of quiver during a build left the builder running for ~50 s and
+  // its temporary directory behind.
+  it.skipIf(builder === null)(
+    'kill -9 of the building process ends the builder and removes its directory within 1 s',
+    async () => {
+      const tmp = mkdtempSync(join(dir, 'orphan-'));
+      // 60k × 64 rows at the default M and efConstruction take about 25 s on two cores, each batch
+      // after the first over 2 s: the builder is mid-insert, not reading its input, when it is orphaned.
+      const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, '60000', '64'], {
+        cwd: ROOT,
+        env: { ...process.env, TMPDIR: tmp },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let pid: number | undefined;
+      try {
+        const started = JSON.parse(await firstLine(child)) as { pid: number; dir: string };
+        pid = started.pid;
+        expect(basename(started.dir)).toMatch(new RegExp(`^${BUILD_DIR_PREFIX}${child.pid}-`));
+        expect(running(pid)).toBe(true);
+        expect(existsSync(started.dir)).toBe(true);
+        child.kill('SIGKILL');
+        await exited(child);
+        expect(await within(1000, () => !running(started.pid))).toBe(true);
+        expect(await within(1000, () => !existsSync(started.dir))).toBe(true);
+        expect(readdirSync(tmp).filter((f) => f.startsWith(BUILD_DIR_PREFIX))).toEqual([]); // tsx keeps a cache here
+      } finally {
+        child.kill('SIGKILL');
+        if (pid !== undefined && running(pid)) process.kill(pid, 'SIGKILL'); // never leave it burning
+      }
+    },
+  );
+
+  it.skipIf(builder === null)(
+    'a builder whose parent died before it started exits 4 and removes its directory',
+    async () => {
+      const { child, tmp } = start(100, deadPid());
+      child.stdin!.end(records(100));
+      expect(await exited(child)).toBe(4);
+      expect(existsSync(tmp)).toBe(false);
+    },
+  );
+
+  it.skipIf(builder === null)(
+    'input that ends early ends the builder (exit 2) and its directory',
+    async () => {
+      const { child, tmp } = start(20_000, process.pid);
+      child.stdin!.end(records(10_000));
+      expect(await exited(child)).toBe(2);
+      expect(existsSync(tmp)).toBe(false);
+    },
+  );
+
+  it.skipIf(builder === null)(
+    'SIGTERM mid-build: the handler removes the directory and exits 143',
+    async () => {
+      const { child, tmp } = start(20_000, process.pid);
+      child.stdin!.write(records(10_000)); // one batch of 8192 is inserted, then it waits for more
+      await new Promise<void>((resolve) =>
+        child.stdout!.setEncoding('utf8').on('data', (d: string) => d.includes('progress') && resolve()),
+      );
+      child.kill('SIGTERM');
+      expect(await exited(child)).toBe(128 + 15);
+      expect(existsSync(tmp)).toBe(false);
+    },
+  );
+});
+
+describe('sweepStaleBuildDirs', () => {
+  it('removes the directories of dead pids only, and a build sweeps before it starts', async () => {
+    const tmp = mkdtempSync(join(dir, 'sweep-'));
+    const dead = deadPid();
+    const stale = join(tmp, `${BUILD_DIR_PREFIX}${dead}-aB3xYz`);
+    const live = join(tmp, `${BUILD_DIR_PREFIX}${process.pid}-Qw12eR`);
+    const unowned = join(tmp, `${BUILD_DIR_PREFIX}Zx81Lm`); // an older name without the pid
+    for (const d of [stale, live, unowned]) mkdirSync(d);
+    writeFileSync(join(stale, 'index.hnsw.partial'), 'x');
+    writeFileSync(join(tmp, `${BUILD_DIR_PREFIX}${dead}-file01`), 'not a directory');
+    expect(await staleBuildDirs(tmp)).toEqual([stale]);
+    expect(await sweepStaleBuildDirs(tmp)).toEqual([stale]);
+    expect(readdirSync(tmp).sort()).toEqual(
+      [basename(live), basename(unowned), `${BUILD_DIR_PREFIX}${dead}-file01`].sort(),
+    );
+    expect(await sweepStaleBuildDirs(tmp)).toEqual([]);
+    expect(await sweepStaleBuildDirs(join(tmp, 'missing'))).toEqual([]);
+
+    // A build (here one whose builder cannot start) sweeps os.tmpdir() first.
+    mkdirSync(join(builderTmp, basename(stale)));
+    const failing = runParallelBuild({
+      builder: join(dir, 'no-such-builder'),
+      space: 'ip',
+      dims: DIMS,
+      m: 8,
+      efConstruction: 20,
+      seed: 1,
+      threads: 2,
+      labels: [1],
+      rows: [0],
+      data,
+    });
+    await expect(failing).rejects.toSatisfy((e) => isQuiverError(e, 'INTERNAL'));
     expect(builderDirs()).toEqual([]);
   });
 });

@@ -5,9 +5,15 @@
  * second copy of the matrix is made; the builder reports `progress <n>` lines and writes the file
  * hnswlib-node's `readIndex` loads. The caller validates and filters the rows first (see
  * `HnswIndex.build`): zero rows are left out, labels are 32-bit, values finite.
+ *
+ * The builder works in a temporary directory `quiver-hnsw-build-<pid>-XXXXXX` under `os.tmpdir()`,
+ * named after the process that owns it. This process removes it on every way out of a build; the
+ * builder dies with this process (it is given our pid) and removes the directory itself when it
+ * is signalled. What a harder crash leaves behind is swept by {@link sweepStaleBuildDirs} at the
+ * start of the next build.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QuiverError } from '../../errors.js';
@@ -27,7 +33,15 @@ export interface ParallelBuildJob {
   data: Float32Array;
   signal?: AbortSignal;
   onProgress?: (done: number) => void;
+  /** Called once the builder process is running, with its pid and temporary directory. */
+  onStart?: (builder: { pid: number; dir: string }) => void;
 }
+
+/** Start of the name of every builder temporary directory; the owner's pid follows. */
+export const BUILD_DIR_PREFIX = 'quiver-hnsw-build-';
+
+/** `quiver-hnsw-build-<pid>-XXXXXX` (the six characters are mkdtemp's). */
+const BUILD_DIR_NAME = /^quiver-hnsw-build-([1-9][0-9]*)-[A-Za-z0-9]{6}$/;
 
 /** Records per write to the builder's stdin (8192 × 2 KiB at 512 dims = 16 MiB). */
 const WRITE_RECORDS = 8192;
@@ -51,13 +65,19 @@ export interface ParallelBuildResult {
  */
 export async function runParallelBuild(job: ParallelBuildJob): Promise<ParallelBuildResult> {
   if (job.signal?.aborted) throw hnswBuildAborted(job.signal);
-  const dir = await mkdtemp(join(tmpdir(), 'quiver-hnsw-build-'));
+  await sweepStaleBuildDirs();
+  const dir = await mkdtemp(join(tmpdir(), `${BUILD_DIR_PREFIX}${process.pid}-`));
   const file = join(dir, 'index.hnsw');
   const n = job.labels.length;
-  const args = [job.space, job.dims, n, job.m, job.efConstruction, job.seed, job.threads, file].map(String);
+  const { space, dims, m, efConstruction, seed, threads } = job;
+  // The last two let the builder die with this process and remove its directory when signalled.
+  const args = [space, dims, n, m, efConstruction, seed, threads, file, process.pid, dir].map(String);
   try {
     return await new Promise<ParallelBuildResult>((resolve, reject) => {
       const child = spawn(job.builder, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+      child.once('spawn', () => {
+        if (child.pid !== undefined) job.onStart?.({ pid: child.pid, dir });
+      });
       let stderr = '';
       let pending = '';
       let peakRss: number | null = null;
@@ -86,7 +106,8 @@ export async function runParallelBuild(job: ParallelBuildJob): Promise<ParallelB
       );
       child.on('close', (code, sig) => {
         job.signal?.removeEventListener('abort', onAbort);
-        if (aborted) reject(hnswBuildAborted(job.signal));
+        // Ctrl-C on a terminal reaches the builder too (same process group): the user's stop, not a failure.
+        if (aborted || code === 130 || sig === 'SIGINT') reject(hnswBuildAborted(job.signal));
         else if (code === 0) resolve({ file, peakRss });
         else
           reject(
@@ -108,6 +129,65 @@ export async function runParallelBuild(job: ParallelBuildJob): Promise<ParallelB
 /** Remove the temporary directory of a file returned by {@link runParallelBuild}. */
 export async function removeParallelBuild(file: string): Promise<void> {
   await rm(join(file, '..'), { recursive: true, force: true });
+}
+
+/**
+ * Builder temporary directories in `tmp` (`quiver-hnsw-build-<pid>-XXXXXX`) whose owner process is
+ * gone: `process.kill(pid, 0)` fails with ESRCH. A live pid (also one of another user, EPERM) keeps
+ * its directory, as do names without a pid (made before the pid was part of the name) and entries
+ * that are not directories of this user. Pids are judged in this process's pid namespace, so a
+ * `tmp` shared between containers is not swept reliably. Never throws: an unreadable `tmp` has none.
+ * Defaults to `os.tmpdir()`.
+ * @example
+ * for (const dir of await staleBuildDirs()) console.log(`leftover hnsw build: ${dir}`);
+ */
+export async function staleBuildDirs(tmp: string = tmpdir()): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(tmp);
+  } catch {
+    return [];
+  }
+  const uid = process.getuid?.();
+  const stale: string[] = [];
+  for (const name of names) {
+    const pid = Number(BUILD_DIR_NAME.exec(name)?.[1] ?? Number.NaN);
+    if (!Number.isSafeInteger(pid) || isAlive(pid)) continue;
+    const path = join(tmp, name);
+    const st = await lstat(path).catch(() => null);
+    if (st?.isDirectory() === true && (uid === undefined || st.uid === uid)) stale.push(path);
+  }
+  return stale;
+}
+
+/**
+ * Remove the directories {@link staleBuildDirs} finds (left by a quiver process killed during a
+ * build) and resolve to those removed; one that cannot be removed is left out. Runs at the start of
+ * every parallel build. Never throws. Defaults to `os.tmpdir()`.
+ * @example
+ * const removed = await sweepStaleBuildDirs();
+ */
+export async function sweepStaleBuildDirs(tmp: string = tmpdir()): Promise<string[]> {
+  const removed: string[] = [];
+  for (const dir of await staleBuildDirs(tmp)) {
+    try {
+      await rm(dir, { recursive: true, force: true });
+      removed.push(dir);
+    } catch {
+      // someone else's to deal with (permissions) or removed meanwhile by another sweep
+    }
+  }
+  return removed;
+}
+
+/** Whether a process `pid` exists (EPERM: it does, owned by another user). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
 }
 
 async function feed(stdin: NodeJS.WritableStream, job: ParallelBuildJob): Promise<void> {
