@@ -68,6 +68,18 @@ export const CONFIG_KEYS = {
     env: 'QUIVER_CHUNK_CHARS',
     help: 'chunk target in characters',
   },
+  'store.busyTimeoutMs': {
+    schema: int.min(0),
+    default: 5000,
+    env: 'QUIVER_BUSY_TIMEOUT_MS',
+    help: 'how long a write waits for another connection holding the SQLite write lock, in ms',
+  },
+  'writer.waitSeconds': {
+    schema: num.min(0),
+    default: 0,
+    env: 'QUIVER_WAIT',
+    help: 'how long a write command waits for another quiver writer before refusing (exit 8), in s',
+  },
   'ingest.maxFileBytes': {
     schema: int.min(1),
     default: 50 * 1024 * 1024,

@@ -85,11 +85,19 @@ export interface BatchRecord {
   id: string;
   startedAt: string;
   finishedAt: string | null;
+  /**
+   * 'running' while its process writes it; 'interrupted' when that process stopped before the end
+   * (a signal, a crash: what it wrote is kept, whole documents only, and `undo` removes it).
+   */
   status: 'running' | 'done' | 'interrupted' | 'rolled_back';
   label: string;
+  /** The process that ran it (null for batches written before quiver recorded it). */
+  owner: { pid: number; host: string } | null;
   added: number;
   updated: number;
   unchanged: number;
+  /** Documents it took out of the vault (`quiver rm`, `add --sync`). */
+  removed: number;
   failed: number;
   errors: { source: string; code: string; message: string }[];
 }

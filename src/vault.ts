@@ -7,6 +7,7 @@ import { createOpenAIGenerator } from './answer/generators/openai-compatible.js'
 import { bestChunks } from './retrieve/sections.js';
 import { contentTerms } from './text/tokens.js';
 import type { Embedder } from './embed/embedder.js';
+import { failpoint } from './_failpoint.js';
 import { QuiverError } from './errors.js';
 import { loadConfig, type Config, type ConfigKey, type LoadedConfig } from './config.js';
 import { ingest, vaultRoot, type AddInput, type AddOptions, type AddReport } from './ingest/ingest.js';
@@ -18,11 +19,21 @@ import {
   type SelectionOptions,
 } from './retrieve/sections.js';
 import { QualityLoop } from './quality/quality-loop.js';
-import { builtinEmbedder, fitBuiltin, needsFit } from './embed/builtin-state.js';
+import { builtinEmbedder, fitBuiltin, IDF_BLOB, needsFit, PENDING_IDF_BLOB } from './embed/builtin-state.js';
 import { createEmbedder } from './embed/factory.js';
-import { reindex, type ReindexOptions, type ReindexResult } from './embed/reindex.js';
+import { REINDEX_TARGET_KEY, reindex, type ReindexOptions, type ReindexResult } from './embed/reindex.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
-import type { RollbackResult, Store, StoreStats, TranscriptRecord } from './store/store.js';
+import type {
+  CompactResult,
+  RollbackResult,
+  Store,
+  StoreHealth,
+  StoreStats,
+  TranscriptRecord,
+  WriterHolder,
+} from './store/store.js';
+import { acquireWriter, type WriterLease } from './store/writer.js';
+import { holderAlive } from './store/liveness.js';
 import type { BatchRecord, DocumentRecord, QueryMode, SearchFilter, SectionRecord } from './types.js';
 
 /** Progress of building the vector index (HNSW above `ann.threshold`): rows inserted of total. */
@@ -80,6 +91,45 @@ export interface OpenVaultOptions {
   embedder?: Embedder;
   /** Skip the embedder-fingerprint check (reindex uses this). */
   allowEmbedderMismatch?: boolean;
+  /**
+   * Open for reading only: the file is never created, migrated or written (a missing vault is
+   * NOT_FOUND, a file that is not a vault SCHEMA), and every write method throws CONFLICT.
+   */
+  readonly?: boolean;
+  /** Told what a person should know that is not an error (a recovered crash, a slow path taken). */
+  logger?: VaultLogger;
+}
+
+/** Where the library reports notices; it never writes to stdout or stderr itself. */
+export interface VaultLogger {
+  warn(message: string): void;
+}
+
+/** What a write found and repaired before it started (left behind by a process that died). */
+export interface Recovery {
+  /** Batches that were 'running' when their process died, now 'interrupted'. */
+  interrupted: BatchRecord[];
+  /** An IDF refit that died half-way and was rolled back (its partial vectors removed). */
+  refitRolledBack: boolean;
+}
+
+/** `Vault.health()`: every consistency fact `quiver doctor` reports, each with its repair. */
+export interface VaultHealth extends StoreHealth {
+  activeFingerprint: string | null;
+  /** The process holding the writer slot, and whether it is alive. */
+  writer: (WriterHolder & { alive: boolean }) | null;
+  /** Batches interrupted (or running with their process gone). */
+  interrupted: BatchRecord[];
+  /** A reindex or refit that has not finished: its target fingerprint. */
+  unfinishedReindex: string | null;
+  /** One line per problem: what is wrong and the command that repairs it. */
+  problems: { problem: string; repair: string }[];
+}
+
+/** `Vault.rm`'s report. */
+export interface RemoveReport {
+  batch: BatchRecord;
+  removed: DocumentRecord[];
 }
 
 export const EMBEDDER_META_KEY = 'embedder';
@@ -146,11 +196,16 @@ export class Vault {
   private qualityLoop: QualityLoop;
   private currentEmbedder: Embedder;
 
+  /** Writes inside this process run one at a time (the writer slot orders processes). */
+  private writeChain: Promise<unknown> = Promise.resolve();
+
   private constructor(
     readonly store: Store,
     embedder: Embedder,
     readonly loaded: LoadedConfig,
     readonly root: string,
+    readonly readonly: boolean,
+    private readonly logger: VaultLogger | undefined,
   ) {
     this.currentEmbedder = embedder;
     this.qualityLoop = new QualityLoop(store, embedder);
@@ -185,9 +240,13 @@ export class Vault {
       ...(options.overrides === undefined ? {} : { overrides: options.overrides }),
     });
     const c = loaded.config;
+    const readonly = options.readonly === true;
     const store =
       options.store ??
       SqliteStore.open(c.vault, {
+        readonly,
+        busyTimeoutMs: c['store.busyTimeoutMs'],
+        ...(options.logger === undefined ? {} : { onNotice: (m: string) => options.logger?.warn(m) }),
         ann: {
           threshold: c['ann.threshold'],
           m: c['ann.m'],
@@ -208,7 +267,7 @@ export class Vault {
           { details: { vault: recorded, configured: embedder.id } },
         );
       }
-      return new Vault(store, embedder, loaded, vaultRoot(c.vault));
+      return new Vault(store, embedder, loaded, vaultRoot(c.vault), readonly, options.logger);
     } catch (e) {
       if (options.store === undefined) await store.close();
       throw e;
@@ -220,6 +279,76 @@ export class Vault {
   }
 
   /**
+   * Run `work` as this vault's one writer: in order with the other writes of this process, holding
+   * the store's writer slot (another process writing makes this wait up to `writer.waitSeconds`,
+   * then CONFLICT), after repairing what a dead writer left ({@link Recovery}).
+   */
+  private async writing<T>(
+    command: string,
+    work: (lease: WriterLease, recovery: Recovery) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    if (this.readonly)
+      throw new QuiverError('CONFLICT', `quiver: this vault is open read-only; \`${command}\` writes`);
+    const run = async (): Promise<T> => {
+      const lease = await acquireWriter(this.store, command, {
+        waitMs: this.config['writer.waitSeconds'] * 1000,
+        ...(signal === undefined ? {} : { signal }),
+        onWait: (h) =>
+          this.logger?.warn(
+            `quiver: waiting for the vault: process ${h.pid} is running \`${h.command}\`${h.batchId === null ? '' : ` (batch ${h.batchId})`}`,
+          ),
+      });
+      try {
+        failpoint('writer.claimed');
+        return await work(lease, await this.recover());
+      } finally {
+        await lease.release();
+      }
+    };
+    const next = this.writeChain.then(run, run);
+    this.writeChain = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * Repair what a writer that died left behind (the caller holds the writer slot): its running
+   * batches become 'interrupted' (kept; `undo` removes them), and a refit that died half-way is
+   * rolled back (its partial vectors and pending IDF removed; the next add refits again).
+   */
+  private async recover(): Promise<Recovery> {
+    const interrupted = await this.store.interruptRunningBatches();
+    for (const b of interrupted)
+      this.logger?.warn(
+        `quiver: batch ${b.id} (${b.label}) was interrupted: its process ${b.owner === null ? '' : `${b.owner.pid} `}stopped before the end; its ${b.added + b.updated} whole documents are kept (\`quiver undo --batch ${b.id}\` removes them, re-running the add finishes it)`,
+      );
+    let refitRolledBack = false;
+    const target = (await this.store.getMeta(REINDEX_TARGET_KEY)) ?? '';
+    const pending = await this.store.getBlob(PENDING_IDF_BLOB);
+    const recorded = await this.store.getMeta(EMBEDDER_META_KEY);
+    if (pending !== null && target !== '' && target !== recorded && recorded !== null) {
+      await this.store.switchEmbedder({
+        to: recorded,
+        meta: { [REINDEX_TARGET_KEY]: '' },
+        blobs: { [PENDING_IDF_BLOB]: null },
+        deleteFingerprint: target,
+      });
+      refitRolledBack = true;
+      this.logger?.warn(
+        'quiver: an IDF refit was interrupted; it was rolled back (the vault kept its previous embedder and every vector)',
+      );
+    } else if (pending !== null && target === '') {
+      await this.store.switchEmbedder({
+        to: recorded ?? this.embedder.id,
+        meta: {},
+        blobs: { [PENDING_IDF_BLOB]: null },
+        deleteFingerprint: null,
+      });
+    }
+    return { interrupted, refitRolledBack };
+  }
+
+  /**
    * Ingest files, folders or literal text as one batch. With the built-in embedder, the vault's IDF
    * is fitted once it holds `MIN_FIT_CHUNKS` chunks and refitted when it has doubled since; a refit
    * re-embeds every chunk (`refit` in the report says so).
@@ -227,57 +356,133 @@ export class Vault {
   async add(
     inputs: readonly AddInput[],
     options: VaultAddOptions = {},
-  ): Promise<AddReport & { refit: ReindexResult | null }> {
+  ): Promise<AddReport & { refit: ReindexResult | null; recovery: Recovery }> {
     if (inputs.length === 0)
       throw new QuiverError('BAD_INPUT', 'quiver: add needs at least one path or text');
-    if ((await this.store.getMeta(EMBEDDER_META_KEY)) === null)
-      await this.store.setMeta(EMBEDDER_META_KEY, this.embedder.id);
-    const { onIndexProgress, onLexicalIndexProgress, ...ingestOptions } = options;
-    const report = await ingest(this.store, this.embedder, inputs, {
-      root: this.root,
-      chunkChars: this.config['ingest.chunkChars'],
-      maxFileBytes: this.config['ingest.maxFileBytes'],
-      ...ingestOptions,
-    });
-    let refit: ReindexResult | null = null;
-    if (this.config['embedder.provider'] === 'builtin' && report.batch.added + report.batch.updated > 0) {
-      const fittedOn = await this.store.getMeta(FITTED_ON_KEY);
-      const chunks = (await this.store.stats()).chunks;
-      if (needsFit(fittedOn === null ? null : Number(fittedOn), chunks))
-        refit = await this.reindex({
-          refit: true,
-          ...(onIndexProgress === undefined ? {} : { onIndexProgress }),
+    const label = inputs
+      .map((i) => (typeof i === 'string' ? i : (i.source ?? 'text')))
+      .join(' ')
+      .slice(0, 120);
+    return this.writing(
+      `add ${label}`,
+      async (lease, recovery) => {
+        await this.checkEmbedder();
+        if ((await this.store.getMeta(EMBEDDER_META_KEY)) === null)
+          await this.store.setMeta(EMBEDDER_META_KEY, this.embedder.id);
+        const { onIndexProgress, onLexicalIndexProgress, ...ingestOptions } = options;
+        const report = await ingest(this.store, this.embedder, inputs, {
+          root: this.root,
+          chunkChars: this.config['ingest.chunkChars'],
+          maxFileBytes: this.config['ingest.maxFileBytes'],
+          ownFiles: [this.store.location],
+          owner: lease.claim,
+          onBatch: (id) => lease.running(id),
+          ...ingestOptions,
         });
-    }
-    // Build or update the vector index now (above the ANN threshold), not in the first search.
-    if (report.batch.added + report.batch.updated > 0 && refit === null)
-      await this.store.prepareVectorIndex?.(this.embedder.id, onIndexProgress);
-    // Likewise the lexical index (above `lexical.threshold`): updated, or rebuilt when many rows changed.
-    if (report.batch.added + report.batch.updated > 0)
-      await this.store.prepareLexicalIndex?.(onLexicalIndexProgress);
-    return { ...report, refit };
+        const changed = report.batch.added + report.batch.updated + report.batch.removed > 0;
+        let refit: ReindexResult | null = null;
+        if (this.config['embedder.provider'] === 'builtin' && report.batch.added + report.batch.updated > 0) {
+          const fittedOn = await this.store.getMeta(FITTED_ON_KEY);
+          const chunks = (await this.store.stats()).chunks;
+          if (needsFit(fittedOn === null ? null : Number(fittedOn), chunks))
+            refit = await this.reindexHeld({
+              refit: true,
+              ...(options.signal === undefined ? {} : { signal: options.signal }),
+              ...(onIndexProgress === undefined ? {} : { onIndexProgress }),
+            });
+        }
+        // Build or update the vector index now (above the ANN threshold), not in the first search.
+        if (changed && refit === null)
+          await this.store.prepareVectorIndex?.(this.embedder.id, onIndexProgress);
+        // Likewise the lexical index (above `lexical.threshold`): updated, or rebuilt when many rows changed.
+        if (changed) await this.store.prepareLexicalIndex?.(onLexicalIndexProgress);
+        if (refit !== null) await this.reclaim();
+        return { ...report, refit, recovery };
+      },
+      options.signal,
+    );
   }
 
   /**
    * Re-embed every chunk with the configured embedder (resumable after a crash). With the built-in
-   * embedder and `refit`, first refit its IDF on the vault's chunks.
+   * embedder and `refit`, first refit its IDF on the vault's chunks. Readers in any process keep
+   * the old embedder and its vectors until the switch, which is one transaction.
    */
   async reindex(
     options: ReindexOptions & { refit?: boolean; onIndexProgress?: IndexProgress } = {},
   ): Promise<ReindexResult> {
+    return this.writing(
+      'reindex',
+      async () => {
+        const r = await this.reindexHeld(options);
+        await this.reclaim();
+        return r;
+      },
+      options.signal,
+    );
+  }
+
+  /** {@link reindex} for a caller that holds the writer slot. */
+  private async reindexHeld(
+    options: ReindexOptions & { refit?: boolean; onIndexProgress?: IndexProgress },
+  ): Promise<ReindexResult> {
     let target = this.embedder;
-    if (this.config['embedder.provider'] === 'builtin' && options.refit === true) {
-      target = await fitBuiltin(
+    const { onIndexProgress, refit, ...rest } = options;
+    let commit: ReindexOptions['commit'];
+    if (this.config['embedder.provider'] === 'builtin' && refit === true) {
+      const fitted = await fitBuiltin(
         this.store,
         this.config['embedder.dims'] > 0 ? { dims: this.config['embedder.dims'] } : {},
       );
-      await this.store.setMeta(FITTED_ON_KEY, String((await this.store.stats()).chunks));
+      target = fitted.embedder;
+      failpoint('refit.fitted');
+      commit = {
+        meta: { [FITTED_ON_KEY]: String((await this.store.stats()).chunks) },
+        blobs: { [IDF_BLOB]: fitted.idf, [PENDING_IDF_BLOB]: null },
+      };
     }
-    const { onIndexProgress, ...rest } = options;
-    const r = await reindex(this.store, target, rest);
+    const r = await reindex(this.store, target, { ...rest, ...(commit === undefined ? {} : { commit }) });
     this.useEmbedder(target);
     await this.store.prepareVectorIndex?.(target.id, onIndexProgress);
     return r;
+  }
+
+  /**
+   * After a refit, reindex or large undo: give free pages back when they are over a quarter of the
+   * file, or say that `quiver compact` would.
+   */
+  private async reclaim(): Promise<void> {
+    const h = await this.store.health(this.embedder.id);
+    if (h.reclaimableBytes === null || h.totalBytes === null || h.totalBytes === 0) return;
+    if (h.reclaimableBytes < 16 * 1024 * 1024 || h.reclaimableBytes < h.totalBytes / 4) return;
+    if (this.store.compact === undefined) return;
+    const r = await this.store.compact(this.embedder.id);
+    this.logger?.warn(`quiver: compacted the vault: ${mb(r.bytesBefore)} → ${mb(r.bytesAfter)}`);
+  }
+
+  /**
+   * Is the vault's recorded embedder still this one? Another process may have refitted or
+   * reindexed since this Vault opened: the built-in embedder then reloads its IDF; any other
+   * change is EMBEDDER_MISMATCH (never a silently empty vector leg).
+   */
+  private async checkEmbedder(): Promise<void> {
+    const recorded = await this.store.getMeta(EMBEDDER_META_KEY);
+    if (recorded === null || recorded === this.embedder.id) return;
+    if (this.config['embedder.provider'] === 'builtin') {
+      const fresh = await builtinEmbedder(
+        this.store,
+        this.config['embedder.dims'] > 0 ? { dims: this.config['embedder.dims'] } : {},
+      );
+      if (fresh.id === recorded) {
+        this.useEmbedder(fresh);
+        return;
+      }
+    }
+    throw new QuiverError(
+      'EMBEDDER_MISMATCH',
+      `quiver: this vault's vectors are now made by embedder "${recorded}" (changed by another process), but this one uses "${this.embedder.id}"; run \`quiver reindex\` or configure that embedder`,
+      { details: { vault: recorded, configured: this.embedder.id } },
+    );
   }
 
   /** The selection settings for a call: config defaults overlaid with the call's. */
@@ -312,6 +517,7 @@ export class Vault {
     limitOverride?: number,
   ): Promise<SectionSearchResult> {
     const limit = limitOverride ?? this.validate(text, options);
+    await this.checkEmbedder();
     const c = this.config;
     return searchSections(
       this.store,
@@ -486,7 +692,7 @@ export class Vault {
       usage: r.usage,
       timings,
     };
-    if (options.record === false) return { ...rest, timings, transcriptId: null };
+    if (options.record === false || this.readonly) return { ...rest, timings, transcriptId: null };
     await this.store.putTranscript(transcript);
     const result: AskResult = { ...rest, timings, transcriptId: transcript.id };
     await this.quality.observe(result);
@@ -517,22 +723,191 @@ export class Vault {
     return this.store.listDocuments(options);
   }
 
+  /**
+   * Batches, newest first. A batch still recorded as 'running' whose process is gone (a crash, a
+   * kill -9) is shown as 'interrupted', as the next write will record it.
+   */
   async batches(limit?: number): Promise<BatchRecord[]> {
-    return this.store.listBatches(limit);
+    const list = await this.store.listBatches(limit);
+    if (!list.some((b) => b.status === 'running')) return list;
+    const holder = await this.store.currentWriter();
+    const live = holder !== null && holderAlive(holder) ? holder : null;
+    return list.map((b) =>
+      b.status !== 'running' ||
+      (live !== null &&
+        (live.batchId === b.id ||
+          (b.owner !== null && b.owner.pid === live.pid && b.owner.host === live.host)))
+        ? b
+        : { ...b, status: 'interrupted' as const },
+    );
   }
 
-  /** Roll back a batch (default: the newest one not yet rolled back). */
-  async undo(batchId?: string): Promise<RollbackResult> {
-    let id = batchId;
-    if (id === undefined) {
-      const live = (await this.store.listBatches(1000)).find((b) => b.status !== 'rolled_back');
-      if (live === undefined) throw new QuiverError('NOT_FOUND', 'quiver: there is no batch to undo');
-      id = live.id;
-    }
-    return this.store.rollbackBatch(id);
+  /**
+   * Roll back a batch (default: the newest one not rolled back that changed something). Refused
+   * with CONFLICT while another process writes (the writer slot), when the batch is still running,
+   * or when another undo rolled it back first (the message says when).
+   */
+  async undo(batchId?: string, options: { signal?: AbortSignal } = {}): Promise<RollbackResult> {
+    return this.writing(
+      batchId === undefined ? 'undo' : `undo --batch ${batchId}`,
+      async () => {
+        let id = batchId;
+        if (id === undefined) {
+          const live = (await this.store.listBatches(1000)).find(
+            (b) =>
+              b.status !== 'rolled_back' &&
+              (b.added + b.updated + b.removed > 0 || b.status === 'interrupted'),
+          );
+          if (live === undefined) throw new QuiverError('NOT_FOUND', 'quiver: there is no batch to undo');
+          id = live.id;
+        }
+        failpoint('rollback.before');
+        const r = await this.store.rollbackBatch(id);
+        await this.store.prepareVectorIndex?.(this.embedder.id);
+        await this.store.prepareLexicalIndex?.();
+        if (r.removed >= 1000) await this.reclaim();
+        return r;
+      },
+      options.signal,
+    );
+  }
+
+  /**
+   * Take documents out of the vault as one batch (`undo` brings them back). Each ref is a document
+   * id or an exact source; a ref ending in `/` takes every document whose source starts with it.
+   * A ref that matches nothing is NOT_FOUND and nothing is removed.
+   */
+  async rm(refs: readonly string[], options: { signal?: AbortSignal } = {}): Promise<RemoveReport> {
+    if (refs.length === 0)
+      throw new QuiverError('BAD_INPUT', 'quiver: rm needs at least one document id or source');
+    return this.writing(
+      `rm ${refs.join(' ').slice(0, 120)}`,
+      async (lease) => {
+        const all = await this.store.listDocuments();
+        const chosen = new Map<string, DocumentRecord>();
+        for (const ref of refs) {
+          const hits = ref.endsWith('/')
+            ? all.filter((d) => d.source.startsWith(ref))
+            : all.filter((d) => d.id === ref || d.source === ref);
+          if (hits.length === 0)
+            throw new QuiverError(
+              'NOT_FOUND',
+              `quiver: no document with id or source "${ref}"; nothing was removed`,
+              {
+                details: { ref },
+              },
+            );
+          for (const d of hits) chosen.set(d.id, d);
+        }
+        const batch = await this.store.beginBatch(`rm ${refs.join(' ')}`.slice(0, 200), lease.claim);
+        await lease.running(batch.id);
+        batch.removed = await this.store.removeDocuments(batch.id, [...chosen.keys()]);
+        batch.status = 'done';
+        batch.finishedAt = new Date().toISOString();
+        await this.store.finishBatch(batch);
+        await this.store.prepareVectorIndex?.(this.embedder.id);
+        await this.store.prepareLexicalIndex?.();
+        return { batch, removed: [...chosen.values()] };
+      },
+      options.signal,
+    );
+  }
+
+  /**
+   * Give free space back (SQLite: VACUUM), delete vectors of other embedders that no unfinished
+   * reindex needs, and remove orphaned index files.
+   */
+  async compact(): Promise<CompactResult & { vectorsRemoved: number }> {
+    return this.writing('compact', async () => {
+      const target = (await this.store.getMeta(REINDEX_TARGET_KEY)) ?? '';
+      const h = await this.store.health(this.embedder.id);
+      let vectorsRemoved = 0;
+      for (const fp of Object.keys(h.otherFingerprints))
+        if (fp !== target) vectorsRemoved += await this.store.deleteVectors(fp);
+      const r =
+        this.store.compact === undefined
+          ? { bytesBefore: 0, bytesAfter: 0, removedFiles: [] }
+          : await this.store.compact(this.embedder.id);
+      return { ...r, vectorsRemoved };
+    });
+  }
+
+  /**
+   * Repair what `health` reports that needs no re-embedding: recover a dead writer's batches and
+   * refit, bring the indexes up to date, then compact (stale vectors, orphaned files, free space).
+   */
+  async repair(): Promise<Recovery & { compact: CompactResult & { vectorsRemoved: number } }> {
+    const recovery = await this.writing('doctor --fix', async (_lease, r) => {
+      await this.checkEmbedder();
+      await this.store.prepareVectorIndex?.(this.embedder.id);
+      await this.store.prepareLexicalIndex?.();
+      return r;
+    });
+    return { ...recovery, compact: await this.compact() };
+  }
+
+  /** Every consistency fact `quiver doctor` reports, with the command that repairs each. Reads only. */
+  async health(): Promise<VaultHealth> {
+    const active = await this.store.getMeta(EMBEDDER_META_KEY);
+    const base = await this.store.health(active);
+    const holder = await this.store.currentWriter();
+    const writer = holder === null ? null : { ...holder, alive: holderAlive(holder) };
+    const interrupted = (await this.batches(1000)).filter((b) => b.status === 'interrupted');
+    const target = (await this.store.getMeta(REINDEX_TARGET_KEY)) ?? '';
+    const problems: VaultHealth['problems'] = [];
+    if (base.chunksWithoutVector > 0)
+      problems.push({
+        problem: `${base.chunksWithoutVector} live chunks have no vector under the active embedder`,
+        repair: 'quiver reindex',
+      });
+    const stale = Object.entries(base.otherFingerprints).filter(([fp]) => fp !== target);
+    if (stale.length > 0)
+      problems.push({
+        problem: `${stale.reduce((n, [, c]) => n + c, 0)} vectors of other embedders (${stale.map(([fp]) => fp).join(', ')})`,
+        repair: 'quiver compact',
+      });
+    if (target !== '' && target !== active)
+      problems.push({
+        problem: `a reindex to ${target} has not finished`,
+        repair: 'quiver reindex (resumes it), or any write command (rolls back an interrupted refit)',
+      });
+    for (const b of interrupted)
+      problems.push({
+        problem: `batch ${b.id} (${b.label}) was interrupted with ${b.added + b.updated} documents written`,
+        repair: `quiver undo --batch ${b.id} (or re-run the add to finish it)`,
+      });
+    if (writer !== null && !writer.alive)
+      problems.push({
+        problem: `the writer slot is held by process ${writer.pid}, which is gone`,
+        repair: 'any write command takes it over',
+      });
+    if (base.orphanFiles.length > 0)
+      problems.push({
+        problem: `${base.orphanFiles.length} orphaned index files (${base.orphanFiles.map((f) => f.split('/').pop()).join(', ')})`,
+        repair: 'quiver compact',
+      });
+    if (
+      base.reclaimableBytes !== null &&
+      base.totalBytes !== null &&
+      base.reclaimableBytes > 16 * 1024 * 1024
+    )
+      problems.push({
+        problem: `${mb(base.reclaimableBytes)} of ${mb(base.totalBytes)} is free space`,
+        repair: 'quiver compact',
+      });
+    return {
+      ...base,
+      activeFingerprint: active,
+      writer,
+      interrupted,
+      unfinishedReindex: target === '' ? null : target,
+      problems,
+    };
   }
 
   async stats(): Promise<StoreStats> {
     return this.store.stats();
   }
 }
+
+const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

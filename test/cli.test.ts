@@ -122,8 +122,9 @@ describe('quiver CLI on the demo corpus', () => {
   it('docs, batches and doctor work; doctor shows the embedder and where config came from', async () => {
     const docs = await runCli(['docs', '--json', '--vault', vault]);
     expect(docs.json<unknown[]>().length).toBeGreaterThanOrEqual(25);
+    // The second add changed nothing, so it left no batch (issue 13): undo finds the real ingest.
     const batches = await runCli(['batches', '--json', '--vault', vault]);
-    expect(batches.json<{ status: string }[]>().length).toBe(2);
+    expect(batches.json<{ status: string }[]>().length).toBe(1);
     const doctor = await runCli(['doctor', '--json', '--vault', vault], { env: { QUIVER_LIMIT: '7' } });
     const d = doctor.json<{
       embedder: { configured: string; ok: boolean };

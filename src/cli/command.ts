@@ -16,8 +16,13 @@ export interface CommandContext {
   io: CliIO;
   values: ParsedValues;
   positionals: string[];
-  /** Opens the vault with the global flags and this command's config overrides. */
-  openVault: (extra?: { allowEmbedderMismatch?: boolean }) => Promise<Vault>;
+  /**
+   * Opens the vault with the global flags and this command's config overrides. `readonly` for
+   * commands that only read: a missing vault is then exit 3 and nothing is ever created or changed.
+   */
+  openVault: (extra?: { allowEmbedderMismatch?: boolean; readonly?: boolean }) => Promise<Vault>;
+  /** Aborted by SIGINT/SIGTERM: long commands stop after the current document (exit 130). */
+  signal: AbortSignal;
   json: boolean;
   quiet: boolean;
   out: (s: string) => void;
@@ -39,6 +44,11 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   config: { type: 'string', help: 'config file (default quiver.config.json)' },
   json: { type: 'boolean', help: 'machine-readable JSON on stdout' },
   quiet: { type: 'boolean', short: 'q', help: 'no progress output' },
+  wait: {
+    type: 'string',
+    help: 'seconds a write waits for another quiver writer before exit 8 (default 0)',
+    config: 'writer.waitSeconds',
+  },
   help: { type: 'boolean', short: 'h', help: 'show help' },
 };
 

@@ -6,6 +6,25 @@ export interface CliIO {
   readStdin: () => Promise<string>;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Aborted when the user asks the command to stop (SIGINT, SIGTERM). */
+  signal?: AbortSignal;
+}
+
+/**
+ * An AbortSignal for the real process: the first SIGINT or SIGTERM aborts it (a running add
+ * writes the document in hand, marks its batch interrupted and exits 130); a second one ends the
+ * process at once with 130 (whole documents only are ever written, so that is safe too).
+ */
+export function stopSignal(stderr: { write(s: string): unknown }): AbortSignal {
+  const controller = new AbortController();
+  const stop = (): void => {
+    if (controller.signal.aborted) process.exit(130);
+    stderr.write('\nquiver: stopping after the current document (press Ctrl-C again to stop now)\n');
+    controller.abort();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return controller.signal;
 }
 
 /** The real process's IO. */
@@ -20,5 +39,6 @@ export function processIO(): CliIO {
     },
     env: process.env,
     cwd: process.cwd(),
+    signal: stopSignal(process.stderr),
   };
 }

@@ -15,7 +15,7 @@ function helpText(cmd?: Command): string {
       '',
       ...COMMANDS.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`),
       '',
-      'Global options: --vault FILE, --config FILE, --json, --quiet, --help',
+      'Global options: --vault FILE, --config FILE, --wait SECONDS, --json, --quiet, --help',
       "Run 'quiver <command> --help' for a command's options.",
       '',
     ].join('\n');
@@ -84,8 +84,10 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   const json = values.json === true;
   const quiet = values.quiet === true;
   let vault: Vault | undefined;
+  const signal = io.signal ?? new AbortController().signal;
   try {
     return await cmd.run({
+      signal,
       io,
       values,
       positionals: parsed.positionals,
@@ -97,6 +99,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         vault = await Vault.open({
           overrides,
           env: io.env,
+          logger: { warn: (m) => io.stderr.write(`${m}\n`) },
           ...(typeof values.config === 'string' ? { configFile: values.config } : {}),
           ...extra,
         });

@@ -15,6 +15,12 @@ import { decodeHashingIdf, encodeHashingIdf, fitHashingIdf, type HashingIdf } fr
  * vector is re-embedded (cheap: the built-in embedder does >10k chunks/s).
  */
 export const IDF_BLOB = 'embedder.builtin.idf';
+/**
+ * A refit's new IDF while its re-embedding runs: readers keep {@link IDF_BLOB} (the embedder the
+ * vault's vectors were made by) until `reindex` promotes this one in the transaction that switches
+ * the embedder. Its presence with no reindex running marks a refit that was interrupted.
+ */
+export const PENDING_IDF_BLOB = 'embedder.builtin.idf.pending';
 
 /** Fit once the vault has this many chunks (fewer give a noisy IDF). */
 export const MIN_FIT_CHUNKS = 100;
@@ -42,10 +48,14 @@ export function needsFit(fittedOn: number | null, chunks: number): boolean {
 }
 
 /**
- * Fit IDF on every live chunk's embedding text (breadcrumb + text), store it, and return the new
- * embedder (the caller re-embeds with `reindex`).
+ * Fit IDF on every live chunk's embedding text (breadcrumb + text), store it as the pending IDF
+ * ({@link PENDING_IDF_BLOB}), and return the new embedder with the encoded IDF; the caller
+ * re-embeds with `reindex`, committing `idf` as {@link IDF_BLOB} when it switches the embedder.
  */
-export async function fitBuiltin(store: Store, options: HashingEmbedderOptions = {}): Promise<Embedder> {
+export async function fitBuiltin(
+  store: Store,
+  options: HashingEmbedderOptions = {},
+): Promise<{ embedder: Embedder; idf: Uint8Array }> {
   const texts: string[] = [];
   const crumbs = new Map<string, string>();
   let after = 0;
@@ -61,6 +71,7 @@ export async function fitBuiltin(store: Store, options: HashingEmbedderOptions =
     after = chunks[chunks.length - 1]!.id;
   }
   const idf = fitHashingIdf(texts, hashingFeatureOptions(options));
-  await store.putBlob(IDF_BLOB, encodeHashingIdf(idf));
-  return createHashingEmbedder({ ...options, idf });
+  const encoded = encodeHashingIdf(idf);
+  await store.putBlob(PENDING_IDF_BLOB, encoded);
+  return { embedder: createHashingEmbedder({ ...options, idf }), idf: encoded };
 }

@@ -1,3 +1,4 @@
+import { failpoint } from '../_failpoint.js';
 import { QuiverError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { Embedder } from './embedder.js';
@@ -11,6 +12,11 @@ export const EMBEDDER_KEY = 'embedder';
 
 export interface ReindexOptions {
   batchSize?: number;
+  /**
+   * More meta keys and blobs to write in the same transaction that switches the embedder (a
+   * refit's IDF), so no reader ever sees the new state half made.
+   */
+  commit?: { meta?: Record<string, string>; blobs?: Record<string, Uint8Array | null> };
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
 }
@@ -26,7 +32,9 @@ export interface ReindexResult {
  * Re-embed every live chunk with `embedder`, in batches, each batch one transaction. Resumable: the
  * target fingerprint and the last chunk id done are kept in the store's meta, so a crash resumes
  * where it stopped. When every chunk has a vector under the new fingerprint, the vault's embedder
- * is switched and the old fingerprint's vectors are deleted.
+ * is switched and the old fingerprint's vectors deleted in one transaction (`Store.switchEmbedder`):
+ * until then every reader keeps the old embedder and all its vectors. The caller holds the writer
+ * slot, so no chunk is added meanwhile.
  */
 export async function reindex(
   store: Store,
@@ -68,12 +76,16 @@ export async function reindex(
     );
     after = chunks[chunks.length - 1]!.id;
     await store.setMeta(REINDEX_AFTER_KEY, String(after));
+    failpoint('reindex.batch');
     done += chunks.length;
     if (crumbs.size > 50_000) crumbs.clear();
     options.onProgress?.(Math.min(done, total), total);
   }
-  await store.setMeta(EMBEDDER_KEY, embedder.id);
-  if (from !== null && from !== embedder.id) await store.deleteVectors(from);
-  await store.setMeta(REINDEX_TARGET_KEY, '');
+  await store.switchEmbedder({
+    to: embedder.id,
+    meta: { ...options.commit?.meta, [REINDEX_TARGET_KEY]: '' },
+    blobs: options.commit?.blobs ?? {},
+    deleteFingerprint: from !== null && from !== embedder.id ? from : null,
+  });
   return { from, to: embedder.id, chunks: done, resumed };
 }

@@ -65,6 +65,63 @@ export interface RollbackResult {
   restored: number;
 }
 
+/** The process running a batch. */
+export interface BatchOwner {
+  pid: number;
+  host: string;
+}
+
+/** A process asking for the writer slot: pid and host, plus its start time to tell a reused pid apart. */
+export interface WriterClaim extends BatchOwner {
+  /** Opaque start time of the process (Linux: /proc/<pid>/stat field 22), or null where unknown. */
+  procStart: string | null;
+  /** What it is doing, for the message another process sees (`add notes/`, `undo`). */
+  command: string;
+}
+
+/** The process holding the writer slot. */
+export interface WriterHolder extends WriterClaim {
+  /** The batch it is writing, once it began one. */
+  batchId: string | null;
+  startedAt: string;
+  /** Last sign of life (ISO-8601 UTC); refreshed while it writes. */
+  heartbeatAt: string;
+}
+
+/**
+ * A switch of the vault's embedder, applied in one transaction so that readers see either the old
+ * embedder with all its vectors or the new one with all of its own: the `embedder` meta key set
+ * to `to`, the other meta keys and blobs written (a null blob is deleted), and every vector of
+ * `deleteFingerprint` removed.
+ */
+export interface EmbedderSwitch {
+  to: string;
+  meta: Record<string, string>;
+  blobs: Record<string, Uint8Array | null>;
+  deleteFingerprint: string | null;
+}
+
+/** What `health` finds: the facts `quiver doctor` reports and repairs. */
+export interface StoreHealth {
+  /** Live chunks with no vector under the active fingerprint. */
+  chunksWithoutVector: number;
+  /** Vectors of live chunks under other fingerprints (left by an interrupted reindex or refit). */
+  otherFingerprints: Record<string, number>;
+  /** Bytes that `compact` could give back (free pages), or null when the backend cannot tell. */
+  reclaimableBytes: number | null;
+  /** Size of the store's files in bytes, or null when not file-based. */
+  totalBytes: number | null;
+  /** Index files beside the store that nothing uses (another embedder's, half-written ones). */
+  orphanFiles: string[];
+}
+
+/** What `compact` did. */
+export interface CompactResult {
+  bytesBefore: number;
+  bytesAfter: number;
+  removedFiles: string[];
+}
+
 export interface StoreStats {
   documents: number;
   sections: number;
@@ -161,8 +218,22 @@ export interface Store {
   getBlob(name: string): Promise<Uint8Array | null>;
   putBlob(name: string, data: Uint8Array): Promise<void>;
 
-  beginBatch(label: string): Promise<BatchRecord>;
+  /** Record a running batch (and the process running it, so a crash can be told from a run). */
+  beginBatch(label: string, owner?: BatchOwner): Promise<BatchRecord>;
+  /** Store its counts and status; a batch that changed nothing and failed nothing leaves no record. */
   finishBatch(batch: BatchRecord): Promise<void>;
+  /** Mark batches still 'running' as 'interrupted' (the caller holds the writer slot); those changed. */
+  interruptRunningBatches(): Promise<BatchRecord[]>;
+
+  /**
+   * Take the writer slot atomically: null when `me` now holds it, else the holder that keeps it
+   * (`isAlive` judges whether a recorded holder's process still runs).
+   */
+  claimWriter(me: WriterClaim, isAlive: (holder: WriterHolder) => boolean): Promise<WriterHolder | null>;
+  /** Heartbeat of the slot's holder, optionally naming the batch it runs. */
+  touchWriter(me: WriterClaim, batchId?: string | null): Promise<void>;
+  releaseWriter(me: WriterClaim): Promise<void>;
+  currentWriter(): Promise<WriterHolder | null>;
   listBatches(limit?: number): Promise<BatchRecord[]>;
   getBatch(id: string): Promise<BatchRecord | null>;
   /** Remove what the batch wrote and restore what it replaced. Only the newest live batch may be rolled back. */
@@ -174,6 +245,13 @@ export interface Store {
   writeDocument(input: WriteDocumentInput): Promise<WriteStatus>;
   /** Write several documents in one transaction (faster ingest); statuses in input order. */
   writeDocuments(inputs: readonly WriteDocumentInput[]): Promise<WriteStatus[]>;
+  /**
+   * Take live documents out of the vault as part of batch `batchId` (undo brings them back);
+   * returns how many were live. One transaction.
+   */
+  removeDocuments(batchId: string, docIds: readonly string[]): Promise<number>;
+  /** Every live document's id, source and content hash (for `add --sync`). */
+  listDocumentHashes(): Promise<{ id: string; source: string; contentHash: string }[]>;
 
   getDocument(id: string): Promise<DocumentRecord | null>;
   findDocuments(ref: string): Promise<DocumentRecord[]>;
@@ -215,6 +293,12 @@ export interface Store {
   deleteVectors(fingerprint: string): Promise<number>;
   /** Fingerprints present and their vector counts. */
   stats(): Promise<StoreStats>;
+  /** Switch the vault's embedder atomically (end of a reindex or refit). */
+  switchEmbedder(change: EmbedderSwitch): Promise<void>;
+  /** Consistency facts for `doctor`, judged against the active fingerprint. */
+  health(activeFingerprint: string | null): Promise<StoreHealth>;
+  /** Give free space back and remove orphaned index files; backends without files leave this out. */
+  compact?(activeFingerprint: string | null): Promise<CompactResult>;
 
   setMark(docId: string, noisy: boolean | null, reason: string | null): Promise<void>;
   listMarks(): Promise<NoiseMark[]>;

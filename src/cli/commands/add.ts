@@ -22,6 +22,10 @@ export const addCommand: Command = {
       help: 'only files matching this glob (relative to the folder)',
     },
     exclude: { type: 'string', multiple: true, help: 'skip files matching this glob' },
+    sync: {
+      type: 'boolean',
+      help: 'also remove documents whose files under the given folders are gone (follows renames)',
+    },
     'max-file-bytes': { type: 'string', help: 'largest file to ingest', config: 'ingest.maxFileBytes' },
     'chunk-chars': { type: 'string', help: 'chunk target in characters', config: 'ingest.chunkChars' },
   },
@@ -54,14 +58,16 @@ export const addCommand: Command = {
         onProgress: (p) => bar.update(p.done, p.total, p.source),
         onIndexProgress,
         onLexicalIndexProgress,
+        signal: ctx.signal,
+        ...(ctx.values.sync === true ? { sync: true } : {}),
       });
     } finally {
       stop();
     }
-    const { batch, items } = report;
+    const { batch, items, skipped, removed } = report;
     if (ctx.json) {
       ctx.out(
-        `${JSON.stringify({ batch: batch.id, added: batch.added, updated: batch.updated, unchanged: batch.unchanged, failed: batch.failed, items })}\n`,
+        `${JSON.stringify({ batch: batch.added + batch.updated + batch.removed + batch.failed === 0 ? null : batch.id, added: batch.added, updated: batch.updated, unchanged: batch.unchanged, removed: batch.removed, failed: batch.failed, skipped: skipped.length, items, removed_documents: removed, skipped_files: skipped })}\n`,
       );
     } else {
       if (items.length <= 200 || !ctx.quiet) {
@@ -78,12 +84,27 @@ export const addCommand: Command = {
           ),
         );
       }
-      ctx.out(
-        `batch ${batch.id}: ${batch.added} added, ${batch.updated} updated, ${batch.unchanged} unchanged, ${batch.failed} failed\n`,
-      );
+      for (const r of removed)
+        ctx.out(
+          `${r.renamedTo === undefined ? 'removed' : 'renamed'}  ${r.source}${r.renamedTo === undefined ? '' : ` → ${r.renamedTo}`}\n`,
+        );
+      const counts = `${batch.added} added, ${batch.updated} updated, ${batch.unchanged} unchanged, ${batch.removed > 0 ? `${batch.removed} removed, ` : ''}${batch.failed} failed`;
+      const skip =
+        skipped.length === 0
+          ? ''
+          : `; skipped ${skipped.length} files (${summarizeSkips(skipped)}; --include takes a type in)`;
+      const empty = batch.added + batch.updated + batch.removed + batch.failed === 0;
+      ctx.out(`${empty ? 'nothing changed (no batch recorded)' : `batch ${batch.id}`}: ${counts}${skip}\n`);
     }
     for (const i of items)
       if (i.status === 'failed' && !ctx.json) ctx.err(`failed: ${i.source}: ${i.error?.message ?? ''}\n`);
     return batch.failed > 0 ? EXIT.PARTIAL : EXIT.OK;
   },
 };
+
+/** `3 unknown-type, 1 binary`. */
+function summarizeSkips(skipped: readonly { reason: string }[]): string {
+  const n = new Map<string, number>();
+  for (const s of skipped) n.set(s.reason, (n.get(s.reason) ?? 0) + 1);
+  return [...n].map(([r, c]) => `${c} ${r}`).join(', ');
+}

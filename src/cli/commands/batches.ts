@@ -1,3 +1,4 @@
+import { QuiverError } from '../../index.js';
 import type { Command } from '../command.js';
 import { str } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -9,19 +10,20 @@ export const batchesCommand: Command = {
   usage: 'quiver batches',
   options: {},
   async run(ctx) {
-    const vault = await ctx.openVault();
+    const vault = await ctx.openVault({ readonly: true });
     const batches = await vault.batches();
     if (ctx.json) ctx.out(`${JSON.stringify(batches)}\n`);
     else
       ctx.out(
         table(
-          ['batch', 'status', 'started', 'added', 'updated', 'unchanged', 'failed', 'label'],
+          ['batch', 'status', 'started', 'added', 'updated', 'removed', 'unchanged', 'failed', 'label'],
           batches.map((b) => [
             b.id,
             b.status,
             b.startedAt.replace('T', ' ').slice(0, 19),
             b.added,
             b.updated,
+            b.removed,
             b.unchanged,
             b.failed,
             b.label,
@@ -39,7 +41,7 @@ export const undoCommand: Command = {
   options: { batch: { type: 'string', help: 'the batch to roll back (must be the newest live one)' } },
   async run(ctx) {
     const vault = await ctx.openVault();
-    const r = await vault.undo(str(ctx.values, 'batch'));
+    const r = await vault.undo(str(ctx.values, 'batch'), { signal: ctx.signal });
     if (ctx.json) ctx.out(`${JSON.stringify(r)}\n`);
     else
       ctx.out(
@@ -48,3 +50,47 @@ export const undoCommand: Command = {
     return EXIT.OK;
   },
 };
+
+export const rmCommand: Command = {
+  name: 'rm',
+  summary: 'take documents out of the vault as one batch (undo brings them back)',
+  usage: 'quiver rm <doc id|source|folder/> [...]',
+  options: {},
+  async run(ctx) {
+    if (ctx.positionals.length === 0)
+      throw new QuiverError(
+        'BAD_INPUT',
+        'quiver rm: give at least one document id, source, or folder/ prefix',
+      );
+    const vault = await ctx.openVault();
+    const r = await vault.rm(ctx.positionals, { signal: ctx.signal });
+    if (ctx.json)
+      ctx.out(
+        `${JSON.stringify({ batch: r.batch.id, removed: r.removed.map((d) => ({ id: d.id, source: d.source })) })}\n`,
+      );
+    else {
+      for (const d of r.removed) ctx.out(`removed  ${d.source}  (${d.id})\n`);
+      ctx.out(`batch ${r.batch.id}: ${r.batch.removed} removed (\`quiver undo\` brings them back)\n`);
+    }
+    return EXIT.OK;
+  },
+};
+
+export const compactCommand: Command = {
+  name: 'compact',
+  summary: "give free space back, drop other embedders' vectors and orphaned index files",
+  usage: 'quiver compact',
+  options: {},
+  async run(ctx) {
+    const vault = await ctx.openVault();
+    const r = await vault.compact();
+    if (ctx.json) ctx.out(`${JSON.stringify(r)}\n`);
+    else
+      ctx.out(
+        `compacted ${vault.store.location}: ${mb(r.bytesBefore)} → ${mb(r.bytesAfter)}; ${r.vectorsRemoved} stale vectors and ${r.removedFiles.length} orphaned files removed\n`,
+      );
+    return EXIT.OK;
+  },
+};
+
+const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

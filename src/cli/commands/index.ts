@@ -3,7 +3,7 @@ import { addCommand } from './add.js';
 import { backupCommand } from './backup.js';
 import { reindexCommand } from './reindex.js';
 import { askCommand } from './ask.js';
-import { batchesCommand, undoCommand } from './batches.js';
+import { batchesCommand, compactCommand, rmCommand, undoCommand } from './batches.js';
 import { evalCommand } from './eval.js';
 import { doctorCommand, initCommand } from './init-doctor.js';
 import { docsCommand, readCommand } from './read.js';
@@ -30,7 +30,9 @@ export const COMMANDS: readonly Command[] = [
   docsCommand,
   batchesCommand,
   undoCommand,
+  rmCommand,
   reindexCommand,
+  compactCommand,
   backupCommand,
   rateCommand,
   ratingsCommand,

@@ -20,10 +20,18 @@ export const initCommand: Command = {
 export const doctorCommand: Command = {
   name: 'doctor',
   summary: 'show the effective config (and where each value came from), the store and the embedder',
-  usage: 'quiver doctor',
-  options: {},
+  usage: 'quiver doctor [--fix]',
+  options: {
+    fix: {
+      type: 'boolean',
+      help: 'repair what needs no re-embedding: interrupted work, indexes, stale vectors, free space',
+    },
+  },
   async run(ctx) {
-    const vault = await ctx.openVault({ allowEmbedderMismatch: true });
+    const fix = ctx.values.fix === true;
+    const vault = await ctx.openVault({ allowEmbedderMismatch: true, readonly: !fix });
+    const repaired = fix ? await vault.repair() : null;
+    const health = await vault.health();
     const s = await vault.stats();
     const recorded = await vault.store.getMeta('embedder');
     const keys = Object.keys(CONFIG_KEYS) as ConfigKey[];
@@ -32,6 +40,8 @@ export const doctorCommand: Command = {
     const lexical = vault.store instanceof SqliteStore ? await vault.store.inspectLexicalFile() : null;
     const report = {
       store: { kind: vault.store.kind, location: vault.store.location, ...s },
+      health,
+      repaired,
       ann,
       lexical,
       embedder: {
@@ -81,6 +91,18 @@ export const doctorCommand: Command = {
       ctx.out(
         `embedder  ${vault.embedder.id} (${vault.embedder.dims} dims)${report.embedder.ok ? '' : `  MISMATCH: vault has ${recorded}; run quiver reindex`}\n`,
       );
+      if (repaired !== null)
+        ctx.out(
+          `repaired  ${repaired.interrupted.length} interrupted batches recorded, refit ${repaired.refitRolledBack ? 'rolled back' : 'fine'}, ${repaired.compact.vectorsRemoved} stale vectors and ${repaired.compact.removedFiles.length} orphaned files removed, ${mb(repaired.compact.bytesBefore)} → ${mb(repaired.compact.bytesAfter)}\n`,
+        );
+      ctx.out(
+        `writer    ${health.writer === null ? 'none' : `process ${health.writer.pid} on ${health.writer.host}: ${health.writer.command}${health.writer.alive ? '' : ' (gone)'}`}\n`,
+      );
+      ctx.out(
+        `space     ${health.totalBytes === null ? 'n/a' : `${mb(health.totalBytes)} on disk, ${mb(health.reclaimableBytes ?? 0)} free`}\n`,
+      );
+      if (health.problems.length === 0) ctx.out('health    ok\n');
+      for (const p of health.problems) ctx.out(`problem   ${p.problem}  → ${p.repair}\n`);
       ctx.out(`config    ${vault.loaded.file ?? '(no config file)'}\n`);
       ctx.out(
         table(
@@ -97,3 +119,5 @@ export const doctorCommand: Command = {
     return report.embedder.ok ? EXIT.OK : EXIT.INCOMPATIBLE;
   },
 };
+
+const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

@@ -12,7 +12,7 @@ export const readCommand: Command = {
     const id = ctx.positionals[0];
     if (id === undefined)
       throw new QuiverError('BAD_INPUT', 'quiver read: give a section id (doc#seq) or a document id');
-    const vault = await ctx.openVault();
+    const vault = await ctx.openVault({ readonly: true });
     const sectionId = id.includes('#') ? id : `${id}#0`;
     const r = await vault.read(sectionId);
     if (ctx.json) {
@@ -41,7 +41,7 @@ export const docsCommand: Command = {
   usage: 'quiver docs [--limit N]',
   options: { limit: { type: 'string', help: 'at most this many' } },
   async run(ctx) {
-    const vault = await ctx.openVault();
+    const vault = await ctx.openVault({ readonly: true });
     const limit = ctx.values.limit === undefined ? undefined : Number(ctx.values.limit);
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
       throw new QuiverError(

@@ -16,6 +16,7 @@ export const reindexCommand: Command = {
         refit: ctx.values.refit === true,
         onProgress: (done, total) => bar.update(done, total, ''),
         onIndexProgress,
+        signal: ctx.signal,
       });
     } finally {
       stop();

@@ -59,7 +59,7 @@ async function batchSearch(ctx: CommandContext, file: string): Promise<number> {
       throw new QuiverError('BAD_INPUT', `quiver search: ${file} line ${n} has no "text"`);
     return { id: o.id ?? o._id ?? n, text };
   });
-  const vault = await ctx.openVault();
+  const vault = await ctx.openVault({ readonly: true });
   const opts = searchOptionsFrom(ctx.values);
   for (const q of queries) {
     const r = await vault.search(q.text, opts);
@@ -81,7 +81,7 @@ export const searchCommand: Command = {
     const file = str(ctx.values, 'queries');
     if (file !== undefined) return batchSearch(ctx, file);
     const q = query(ctx, 'search');
-    const vault = await ctx.openVault();
+    const vault = await ctx.openVault({ readonly: true });
     const r = await vault.search(q, searchOptionsFrom(ctx.values));
     if (ctx.json)
       ctx.out(
@@ -99,7 +99,7 @@ export const sectionsCommand: Command = {
   options: RETRIEVAL_OPTIONS,
   async run(ctx) {
     const q = query(ctx, 'sections');
-    const vault = await ctx.openVault();
+    const vault = await ctx.openVault({ readonly: true });
     const r = await vault.sections(q, searchOptionsFrom(ctx.values));
     if (ctx.json)
       ctx.out(
@@ -117,7 +117,7 @@ export const contextCommand: Command = {
   options: RETRIEVAL_OPTIONS,
   async run(ctx) {
     const q = query(ctx, 'context');
-    const vault = await ctx.openVault();
+    const vault = await ctx.openVault({ readonly: true });
     const r = await vault.context(q, searchOptionsFrom(ctx.values));
     if (ctx.json)
       ctx.out(

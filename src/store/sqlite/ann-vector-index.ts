@@ -66,7 +66,17 @@ export interface AnnLegOptions extends AnnOptions {
   dbPath: string | null;
   /** Write the index file (false for read-only stores). */
   save: boolean;
+  /** Told (once per fingerprint and process) when a search scans exactly because the index needs a build. */
+  onNotice?: (message: string) => void;
 }
+
+/**
+ * A search brings the index up to date itself only when that is cheap: the whole index has at
+ * most this many chunks, or at most this many differ from the one in memory or on disk (a few
+ * seconds of inserts at most). Otherwise (a full build, a big delta, a build already running) the
+ * search scans exactly and the next writer (or `prepare`) brings the index up to date.
+ */
+export const SEARCH_RECONCILE_MAX = 5000;
 
 /** What the vector leg does for one fingerprint, for `quiver doctor` and tests. */
 export interface AnnStatus {
@@ -120,6 +130,7 @@ export class AnnVectorLeg {
   private readonly counts = new Map<string, { rev: string; count: number }>();
   private readonly pending = new Map<string, Promise<AnnEntry | null>>();
   private readonly statuses = new Map<string, AnnStatus>();
+  private readonly noticed = new Set<string>();
 
   constructor(
     private readonly db: Database.Database,
@@ -180,8 +191,15 @@ export class AnnVectorLeg {
     return { ...this.status(fingerprint) };
   }
 
-  /** The current index, or null when the exact scan applies (at or below the threshold). */
-  private async current(fingerprint: string, onBuildProgress?: BuildProgress): Promise<AnnEntry | null> {
+  /**
+   * The current index, or null when the exact scan applies (at or below the threshold, or — for a
+   * search, `quick` — when bringing the index up to date would be slow).
+   */
+  private async current(
+    fingerprint: string,
+    onBuildProgress?: BuildProgress,
+    quick = false,
+  ): Promise<AnnEntry | null> {
     for (;;) {
       const rev = readVectorRevision(this.db);
       const s = this.status(fingerprint);
@@ -195,15 +213,47 @@ export class AnnVectorLeg {
       s.mode = 'hnsw';
       const running = this.pending.get(fingerprint);
       if (running !== undefined) {
+        if (quick) return this.fallback(fingerprint, 'is being built');
         await running;
         continue;
       }
+      if (quick && !this.quickEnough(fingerprint, s.chunks))
+        return this.fallback(fingerprint, 'needs a rebuild');
       const p = this.refresh(fingerprint, rev, onBuildProgress).finally(() =>
         this.pending.delete(fingerprint),
       );
       this.pending.set(fingerprint, p);
       return p;
     }
+  }
+
+  /** Can a search bring the index to `rev` cheaply: one in memory (or a loadable file) within {@link SEARCH_RECONCILE_MAX} chunks of it? */
+  private quickEnough(fingerprint: string, chunks: number): boolean {
+    if (chunks <= SEARCH_RECONCILE_MAX) return true;
+    const e = this.entries.get(fingerprint);
+    if (e !== undefined) return Math.abs(e.index.size - chunks) <= SEARCH_RECONCILE_MAX;
+    const i = this.inspect(fingerprint);
+    if (i.index === 'current') return true;
+    if (i.index !== 'stale') return false;
+    const file = this.path(fingerprint);
+    try {
+      const side = JSON.parse(readFileSync(hnswSidecarPath(file ?? ''), 'utf8')) as { count?: unknown };
+      return typeof side.count === 'number' && Math.abs(side.count - chunks) <= SEARCH_RECONCILE_MAX;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Answer this search exactly; say so once. */
+  private fallback(fingerprint: string, why: string): null {
+    this.status(fingerprint).mode = 'exact';
+    if (!this.noticed.has(fingerprint)) {
+      this.noticed.add(fingerprint);
+      this.options.onNotice?.(
+        `quiver: the vector index ${why}; searching exactly until it is ready (the next add does it, or \`quiver doctor --fix\`)`,
+      );
+    }
+    return null;
   }
 
   private dims(fingerprint: string): number {
@@ -333,7 +383,7 @@ export class AnnVectorLeg {
     limit: number,
     allow?: ReadonlySet<string>,
   ): Promise<ChunkHit[] | null> {
-    const e = await this.current(fingerprint);
+    const e = await this.current(fingerprint, undefined, true);
     if (e === null) return null;
     if (q.length !== e.index.dims) return [];
     const hit = (chunkId: number, score: number): ChunkHit => ({

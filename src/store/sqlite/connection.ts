@@ -1,17 +1,63 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { QuiverError } from '../../errors.js';
 import { migrate, SCHEMA_VERSION } from './schema.js';
 
+/** How long a statement waits for another connection's write lock before SQLITE_BUSY. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+/** Tables every quiver vault has from its first migration; a file with other tables and none of these is someone else's. */
+const VAULT_TABLES = ['meta', 'batches', 'documents'];
+
+/**
+ * Refuse a file that is not a quiver vault: a SQLite database with tables of its own but not
+ * quiver's (another program's database), or a file SQLite cannot read at all. An empty database
+ * (a new file) is fine. Reads only.
+ */
+function checkIsVault(db: Database.Database, location: string): void {
+  let names: string[];
+  try {
+    names = (
+      db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table'`).all() as { name: string }[]
+    ).map((r) => r.name);
+  } catch (e) {
+    throw new QuiverError('SCHEMA', `quiver: ${location} is not a quiver vault (${(e as Error).message})`, {
+      cause: e,
+      details: { path: location },
+    });
+  }
+  if (names.length > 0 && !VAULT_TABLES.every((t) => names.includes(t))) {
+    throw new QuiverError(
+      'SCHEMA',
+      `quiver: ${location} is not a quiver vault (a SQLite database with other tables: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}); it was left unchanged`,
+      { details: { path: location } },
+    );
+  }
+}
+
 /**
  * Open the vault file at `location` (an absolute path or `:memory:`): WAL and NORMAL sync when
- * writable, foreign keys on, a 5 s busy timeout and a 64 MiB page cache, then migrate it to
- * {@link SCHEMA_VERSION}. Read-only opens require the file to exist and never migrate, except to
- * refuse a file newer than this code. Throws STORE when the file cannot be opened or is not a vault
- * (and passes on `migrate`'s own QuiverErrors).
+ * writable, foreign keys on, a busy timeout (default {@link DEFAULT_BUSY_TIMEOUT_MS}) and a 64 MiB
+ * page cache, then migrate it to {@link SCHEMA_VERSION}.
+ *
+ * Read-only opens create nothing and change nothing: a missing file is NOT_FOUND (with the path),
+ * and they never migrate, except to refuse a file newer than this code. Any open refuses a file
+ * that is not a quiver vault with SCHEMA before writing to it (another program's SQLite database
+ * stays byte for byte as it was). Throws STORE when the file cannot be opened.
  */
-export function openVaultDatabase(location: string, readonly: boolean): Database.Database {
+export function openVaultDatabase(
+  location: string,
+  readonly: boolean,
+  busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS,
+): Database.Database {
+  if (readonly && location !== ':memory:' && !existsSync(location)) {
+    throw new QuiverError(
+      'NOT_FOUND',
+      `quiver: no vault at ${location} (create one with \`quiver init\` or \`quiver add\`)`,
+      { details: { path: location } },
+    );
+  }
   let db: Database.Database;
   try {
     if (location !== ':memory:' && !readonly) mkdirSync(dirname(location), { recursive: true });
@@ -22,23 +68,43 @@ export function openVaultDatabase(location: string, readonly: boolean): Database
     });
   }
   try {
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    checkIsVault(db, location);
     if (!readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
     }
     db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
     db.pragma('cache_size = -65536');
     if (!readonly) migrate(db);
     else if ((db.pragma('user_version', { simple: true }) as number) > SCHEMA_VERSION) migrate(db);
   } catch (e) {
     db.close();
     if (e instanceof QuiverError) throw e;
-    throw new QuiverError('STORE', `quiver: ${location} is not a quiver vault: ${(e as Error).message}`, {
+    throw new QuiverError('SCHEMA', `quiver: ${location} is not a quiver vault: ${(e as Error).message}`, {
       cause: e,
     });
   }
   return db;
+}
+
+/**
+ * Run a write; SQLITE_BUSY (another connection held the write lock past the busy timeout) becomes
+ * CONFLICT, so a caller can stop cleanly instead of failing documents one by one.
+ */
+export function busyAsConflict<T>(write: () => T): T {
+  try {
+    return write();
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED')
+      throw new QuiverError(
+        'CONFLICT',
+        'quiver: the vault file is locked by another connection (not a quiver writer) for longer than the busy timeout (store.busyTimeoutMs); try again when it lets go',
+        { cause: e },
+      );
+    throw e;
+  }
 }
 
 /**

@@ -95,27 +95,43 @@ export function writeDocumentVersion(
 
 /**
  * Undo batch `id`: delete the document versions it wrote, revive those it superseded, and mark it
- * rolled back, in one immediate transaction. Throws CONFLICT when a newer batch that is not rolled
- * back wrote or superseded documents (roll that one back first). The caller checks that the batch
- * exists and is not rolled back already.
+ * rolled back, in one immediate transaction. Every check is made inside that transaction, so two
+ * concurrent undos of one batch cannot both succeed: NOT_FOUND when there is no such batch;
+ * CONFLICT when it is already rolled back (saying when), when it is still running, or when a newer
+ * batch that is not rolled back wrote or superseded documents (roll that one back first). The
+ * caller holds the writer slot, so a batch still marked 'running' here belongs to a live writer.
  */
 export function revertBatch(statements: StatementCache, id: string): RollbackResult {
   const { db } = statements;
   const stmt = (sql: string) => statements.get(sql);
-  const newer = db
-    .prepare(
-      `SELECT b.id FROM batches b WHERE b.seq > (SELECT seq FROM batches WHERE id = ?) AND b.status != 'rolled_back'
-         AND (EXISTS (SELECT 1 FROM documents WHERE batch_id = b.id) OR EXISTS (SELECT 1 FROM documents WHERE superseded_by = b.id))
-         ORDER BY b.seq LIMIT 1`,
-    )
-    .get(id) as Row | undefined;
-  if (newer !== undefined) {
-    throw new QuiverError(
-      'CONFLICT',
-      `quiver: batch ${id} is not the newest; roll back ${newer.id as string} first`,
-    );
-  }
   const tx = db.transaction(() => {
+    const batch = stmt('SELECT status, finished_at FROM batches WHERE id = ?').get(id) as Row | undefined;
+    if (batch === undefined) throw new QuiverError('NOT_FOUND', `quiver: no batch ${id}`);
+    if (batch.status === 'rolled_back')
+      throw new QuiverError(
+        'CONFLICT',
+        `quiver: batch ${id} is already rolled back (at ${String(batch.finished_at ?? 'an unknown time')}); nothing was changed`,
+        { details: { batch: id, status: 'rolled_back' } },
+      );
+    if (batch.status === 'running')
+      throw new QuiverError(
+        'CONFLICT',
+        `quiver: batch ${id} is still running; wait for it to finish (or stop it), then undo`,
+        { details: { batch: id, status: 'running' } },
+      );
+    const newer = db
+      .prepare(
+        `SELECT b.id FROM batches b WHERE b.seq > (SELECT seq FROM batches WHERE id = ?) AND b.status != 'rolled_back'
+           AND (EXISTS (SELECT 1 FROM documents WHERE batch_id = b.id) OR EXISTS (SELECT 1 FROM documents WHERE superseded_by = b.id))
+           ORDER BY b.seq LIMIT 1`,
+      )
+      .get(id) as Row | undefined;
+    if (newer !== undefined) {
+      throw new QuiverError(
+        'CONFLICT',
+        `quiver: batch ${id} is not the newest; roll back ${newer.id as string} first`,
+      );
+    }
     const written = stmt('SELECT rid FROM documents WHERE batch_id = ?').all(id) as Row[];
     const top = stmt(
       'SELECT MAX(c.id) FROM chunks c JOIN documents d ON d.rid = c.doc_rid WHERE d.batch_id = ?',
@@ -131,12 +147,32 @@ export function revertBatch(statements: StatementCache, id: string): RollbackRes
     }
     const revived = stmt('SELECT rid, title FROM documents WHERE superseded_by = ?').all(id) as Row[];
     for (const d of revived) revive(statements, d.rid as number, d.title as string);
-    db.prepare(
-      `UPDATE batches SET status = 'rolled_back', finished_at = COALESCE(finished_at, ?) WHERE id = ?`,
-    ).run(now(), id);
+    db.prepare(`UPDATE batches SET status = 'rolled_back', finished_at = ? WHERE id = ?`).run(now(), id);
     return { batchId: id, removed: written.length, restored: revived.length };
   });
   return tx.immediate();
+}
+
+/**
+ * Take live documents out as part of batch `batchId` (their versions are superseded by it, so
+ * undoing the batch revives them); ids that are not live are ignored. Returns how many were taken.
+ * Runs inside the caller's write transaction.
+ */
+export function removeDocumentVersions(
+  statements: StatementCache,
+  batchId: string,
+  docIds: readonly string[],
+): number {
+  const find = statements.get('SELECT rid FROM documents WHERE id = ? AND superseded_by IS NULL');
+  let n = 0;
+  for (const id of docIds) {
+    const r = find.get(id) as Row | undefined;
+    if (r === undefined) continue;
+    supersede(statements, r.rid as number, batchId);
+    n++;
+  }
+  if (n > 0) bumpVectorRevision(statements.db);
+  return n;
 }
 
 /** Make a superseded document version live again and put its sections back in the FTS index. */

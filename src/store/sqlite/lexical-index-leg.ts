@@ -24,6 +24,13 @@ export const DEFAULT_LEXICAL_INDEX_THRESHOLD = 10_000;
 export const LEXICAL_DELTA_MAX_SHARE = 0.1;
 export const LEXICAL_DELTA_MIN_ROWS = 500;
 
+/**
+ * A search builds the index itself only up to this many live sections (about a second); above
+ * it, a search that finds the index needing a rebuild ranks with FTS5 (same scores, slower) and
+ * the next writer or `prepare` rebuilds it, so no search waits for a long build.
+ */
+export const SEARCH_BUILD_MAX_SECTIONS = 20_000;
+
 export interface LexicalIndexOptions {
   /** Live sections above which the index is used; Infinity switches it off. */
   threshold?: number;
@@ -34,6 +41,8 @@ export interface LexicalIndexLegOptions extends LexicalIndexOptions {
   dbPath: string | null;
   /** False for read-only stores: build in memory, never write the file. */
   save: boolean;
+  /** Told (once per process) when a search ranks with FTS5 because the index needs a rebuild. */
+  onNotice?: (message: string) => void;
 }
 
 /** The lexical leg's mode and saved file, without loading or building (for `doctor`). */
@@ -80,8 +89,10 @@ export class LexicalIndexLeg {
   readonly threshold: number;
   private base: { index: LexicalIndex; stamp: LexicalStamp } | null = null;
   private triedLoad = false;
+  /** Whether the FTS5 fallback was reported already. */
+  private noticed = false;
   private state: { version: number; searcher: LexicalSearcher | null } | null = null;
-  private pending: Promise<LexicalSearcher | null> | null = null;
+  private pending: Promise<LexicalSearcher | null | 'fallback'> | null = null;
   readonly status: LexicalIndexStatus;
 
   private readonly db: Db;
@@ -110,14 +121,33 @@ export class LexicalIndexLeg {
    * updates or builds the index as needed; `onProgress` sees a build.
    */
   async searcher(version: number, onProgress?: Progress): Promise<LexicalSearcher | null> {
+    return this.searcherFor(version, true, onProgress);
+  }
+
+  /**
+   * The searcher for a search: as {@link searcher}, except that when the index would need a full
+   * rebuild, FTS5 ranks this search (same scores, slower) and the rebuild is left to the next
+   * writer or `prepare`, so a search never waits for a build.
+   */
+  async searchSearcher(version: number): Promise<LexicalSearcher | null> {
+    return this.searcherFor(version, false);
+  }
+
+  private async searcherFor(
+    version: number,
+    allowBuild: boolean,
+    onProgress?: Progress,
+  ): Promise<LexicalSearcher | null> {
     if (this.state?.version === version) return this.state.searcher;
     while (this.pending !== null) await this.pending;
     if (this.state?.version === version) return this.state.searcher;
-    this.pending = this.refresh(onProgress);
+    const p = this.refresh(onProgress, allowBuild);
+    this.pending = p;
     try {
-      const searcher = await this.pending;
-      this.state = { version, searcher };
-      return searcher;
+      const r = await p;
+      if (r === 'fallback') return null;
+      this.state = { version, searcher: r };
+      return r;
     } finally {
       this.pending = null;
     }
@@ -157,7 +187,10 @@ export class LexicalIndexLeg {
     return countLiveSections(this.statements);
   }
 
-  private async refresh(onProgress?: Progress): Promise<LexicalSearcher | null> {
+  private async refresh(
+    onProgress: Progress | undefined,
+    allowBuild: boolean,
+  ): Promise<LexicalSearcher | null | 'fallback'> {
     const s = this.status;
     s.sections = this.liveSections();
     if (s.sections <= this.threshold) {
@@ -177,6 +210,14 @@ export class LexicalIndexLeg {
     let segments = this.base === null ? null : this.update(this.base.index, this.base.stamp);
     if (segments === null) {
       if (this.base !== null && s.source === 'loaded') s.loadFailure = 'stale';
+      if (!allowBuild && s.sections > SEARCH_BUILD_MAX_SECTIONS) {
+        if (!this.noticed)
+          this.options.onNotice?.(
+            'quiver: the lexical index is out of date; searching with FTS5 until it is rebuilt (the next add does it, or `quiver doctor --fix`)',
+          );
+        this.noticed = true;
+        return 'fallback';
+      }
       segments = await this.build(onProgress);
     }
     return new LexicalSearcher(segments, readFtsTotals(this.db, 'sections_fts'));

@@ -84,9 +84,14 @@ export function toBatch(r: Row): BatchRecord {
     finishedAt: (r.finished_at as string | null) ?? null,
     status: r.status as BatchRecord['status'],
     label: r.label as string,
+    owner:
+      r.owner_pid === null || r.owner_pid === undefined
+        ? null
+        : { pid: r.owner_pid as number, host: (r.owner_host as string | null) ?? '' },
     added: r.added as number,
     updated: r.updated as number,
     unchanged: r.unchanged as number,
+    removed: (r.removed as number | undefined) ?? 0,
     failed: r.failed as number,
     errors: JSON.parse(r.errors as string) as BatchRecord['errors'],
   };

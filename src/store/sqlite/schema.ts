@@ -129,6 +129,24 @@ export const MIGRATIONS: readonly string[] = [
     at TEXT NOT NULL
   );
   `,
+  // 3: safe concurrency. Each batch records the process that runs it (so a crashed one is told from
+  // a running one) and how many documents it removed (`quiver rm`, `add --sync`); `writer` holds at
+  // most one row: the process allowed to write batches, reindex or undo now (src/store/writer.ts).
+  `
+  ALTER TABLE batches ADD COLUMN owner_pid INTEGER;
+  ALTER TABLE batches ADD COLUMN owner_host TEXT;
+  ALTER TABLE batches ADD COLUMN removed INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE writer (
+    slot INTEGER PRIMARY KEY CHECK (slot = 1),
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    proc_start TEXT,
+    command TEXT NOT NULL,
+    batch_id TEXT,
+    started_at TEXT NOT NULL,
+    heartbeat_at TEXT NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

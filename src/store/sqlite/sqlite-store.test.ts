@@ -55,14 +55,14 @@ describe('SqliteStore specifics', () => {
     expect(() => SqliteStore.open(path)).toThrow(expect.objectContaining({ code: 'SCHEMA' }));
   });
 
-  it('refuses a file that is not a vault with a STORE error', () => {
+  it('refuses a file that is not a vault with a SCHEMA error (exit 5), leaving it unchanged', () => {
     const path = join(dir, 'junk.db');
     writeFileSync(path, 'this is not sqlite at all, just text '.repeat(100));
     try {
       SqliteStore.open(path);
       expect.unreachable();
     } catch (e) {
-      expect(isQuiverError(e, 'STORE')).toBe(true);
+      expect(isQuiverError(e, 'SCHEMA')).toBe(true);
     }
   });
 });

@@ -1,8 +1,12 @@
-import { resolve } from 'node:path';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { QuiverError } from '../../errors.js';
 import type { BatchRecord, ChunkHit, ChunkRecord, DocumentRecord, SectionRecord } from '../../types.js';
 import type {
+  BatchOwner,
+  CompactResult,
+  EmbedderSwitch,
   FeedbackRecord,
   LexicalHit,
   LexicalQuery,
@@ -12,12 +16,15 @@ import type {
   NoiseMark,
   RollbackResult,
   Store,
+  StoreHealth,
   StoreStats,
   TermStats,
   TranscriptRecord,
   VectorQuery,
   WriteDocumentInput,
   WriteStatus,
+  WriterClaim,
+  WriterHolder,
 } from '../store.js';
 import { type AnnInspection, type AnnOptions, type AnnStatus, AnnVectorLeg } from './ann-vector-index.js';
 import {
@@ -26,10 +33,16 @@ import {
   LexicalIndexLeg,
   type LexicalIndexStatus,
 } from './lexical-index-leg.js';
-import { insertBatch, selectBatch, selectBatches, updateFinishedBatch } from './batches.js';
-import { openVaultDatabase, StatementCache } from './connection.js';
+import { insertBatch, interruptRunning, selectBatch, selectBatches, updateFinishedBatch } from './batches.js';
+import { busyAsConflict, openVaultDatabase, StatementCache } from './connection.js';
 import { allowedDocIds, docFilterSql } from './doc-filter.js';
-import { type ChunkIdFloor, revertBatch, writeDocumentVersion } from './document-versions.js';
+import {
+  type ChunkIdFloor,
+  removeDocumentVersions,
+  revertBatch,
+  writeDocumentVersion,
+} from './document-versions.js';
+import { hnswIndexPath } from './hnsw-files.js';
 import {
   countLiveSections,
   createSectionsVocab,
@@ -41,12 +54,22 @@ import { now, type Row, toChunk, toDocument, toSection } from './rows.js';
 import type { VectorMatrix } from './vector-cache.js';
 import { bumpVectorRevision, nextChunkIdFloor } from './vector-revision.js';
 import { deleteVectorRows, loadVectorMatrix, putVectorRows, readChunkVectors } from './vector-table.js';
+import { claimWriter, readWriter, releaseWriter, touchWriter } from './writer-slot.js';
+import { lexicalIndexPath } from './lexical-index-file.js';
+import { pidAlive } from '../liveness.js';
 
 export { headingOf } from './document-versions.js';
 
 export interface SqliteStoreOptions {
-  /** Open read-only (no migrations; fails if the file is missing). */
+  /**
+   * Open read-only: never creates, migrates or writes the file; a missing file is NOT_FOUND and a
+   * file that is not a quiver vault is SCHEMA.
+   */
   readonly?: boolean;
+  /** How long a write waits for another connection's lock before CONFLICT. Defaults to 5000 ms. */
+  busyTimeoutMs?: number;
+  /** Told when a search answers from the exact path because an index is out of date. */
+  onNotice?: (message: string) => void;
   /**
    * The vector leg's HNSW index (`ann-vector-index.ts`): used above `threshold` live chunks,
    * persisted beside the file (in memory only for `:memory:` and read-only stores).
@@ -92,18 +115,24 @@ export class SqliteStore implements Store {
       ...options.ann,
       dbPath: location === ':memory:' ? null : location,
       save: options.readonly !== true,
+      ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
     });
     this.lexical = new LexicalIndexLeg(this.statements, {
       ...options.lexical,
       dbPath: location === ':memory:' ? null : location,
       save: options.readonly !== true,
+      ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
     });
   }
 
   /** Open (and create or migrate) the vault file at `path`; `:memory:` works for tests. */
   static open(path: string, options: SqliteStoreOptions = {}): SqliteStore {
     const location = path === ':memory:' ? path : resolve(path);
-    return new SqliteStore(openVaultDatabase(location, options.readonly === true), location, options);
+    return new SqliteStore(
+      openVaultDatabase(location, options.readonly === true, options.busyTimeoutMs),
+      location,
+      options,
+    );
   }
 
   /** A prepared statement, cached by its SQL (statements used with `.raw()` keep that mode). */
@@ -158,12 +187,32 @@ export class SqliteStore implements Store {
     ).run(name, Buffer.from(data), now());
   }
 
-  async beginBatch(label: string): Promise<BatchRecord> {
-    return insertBatch(this.statements, label);
+  async beginBatch(label: string, owner?: BatchOwner): Promise<BatchRecord> {
+    return busyAsConflict(() => insertBatch(this.statements, label, owner ?? null));
   }
 
   async finishBatch(batch: BatchRecord): Promise<void> {
-    updateFinishedBatch(this.statements, batch);
+    busyAsConflict(() => updateFinishedBatch(this.statements, batch));
+  }
+
+  async interruptRunningBatches(): Promise<BatchRecord[]> {
+    return busyAsConflict(() => interruptRunning(this.statements));
+  }
+
+  async claimWriter(me: WriterClaim, isAlive: (h: WriterHolder) => boolean): Promise<WriterHolder | null> {
+    return busyAsConflict(() => claimWriter(this.statements, me, isAlive));
+  }
+
+  async touchWriter(me: WriterClaim, batchId?: string | null): Promise<void> {
+    busyAsConflict(() => touchWriter(this.statements, me, batchId));
+  }
+
+  async releaseWriter(me: WriterClaim): Promise<void> {
+    if (this.db.open) busyAsConflict(() => releaseWriter(this.statements, me));
+  }
+
+  async currentWriter(): Promise<WriterHolder | null> {
+    return readWriter(this.statements);
   }
 
   async listBatches(limit = 50): Promise<BatchRecord[]> {
@@ -175,13 +224,25 @@ export class SqliteStore implements Store {
   }
 
   async rollbackBatch(id: string): Promise<RollbackResult> {
-    const batch = await this.getBatch(id);
-    if (batch === null) throw new QuiverError('NOT_FOUND', `quiver: no batch ${id}`);
-    if (batch.status === 'rolled_back')
-      throw new QuiverError('CONFLICT', `quiver: batch ${id} is already rolled back`);
-    const result = revertBatch(this.statements, id);
+    const result = busyAsConflict(() => revertBatch(this.statements, id));
     this.touched();
     return result;
+  }
+
+  async removeDocuments(batchId: string, docIds: readonly string[]): Promise<number> {
+    const n = busyAsConflict(() =>
+      this.db.transaction(() => removeDocumentVersions(this.statements, batchId, docIds)).immediate(),
+    );
+    if (n > 0) this.touched();
+    return n;
+  }
+
+  async listDocumentHashes(): Promise<{ id: string; source: string; contentHash: string }[]> {
+    return (
+      this.stmt(
+        'SELECT id, source, content_hash FROM documents WHERE superseded_by IS NULL ORDER BY source',
+      ).all() as Row[]
+    ).map((r) => ({ id: r.id as string, source: r.source as string, contentHash: r.content_hash as string }));
   }
 
   async contentHash(docId: string): Promise<string | null> {
@@ -204,14 +265,16 @@ export class SqliteStore implements Store {
         );
       }
     }
-    const statuses = this.db
-      .transaction(() => {
-        const floor: ChunkIdFloor = { next: nextChunkIdFloor(this.db) };
-        const out = inputs.map((i) => writeDocumentVersion(this.statements, i, floor));
-        if (out.some((st) => st !== 'unchanged')) bumpVectorRevision(this.db);
-        return out;
-      })
-      .immediate();
+    const statuses = busyAsConflict(() =>
+      this.db
+        .transaction(() => {
+          const floor: ChunkIdFloor = { next: nextChunkIdFloor(this.db) };
+          const out = inputs.map((i) => writeDocumentVersion(this.statements, i, floor));
+          if (out.some((st) => st !== 'unchanged')) bumpVectorRevision(this.db);
+          return out;
+        })
+        .immediate(),
+    );
     if (statuses.some((st) => st !== 'unchanged')) this.touched();
     return statuses;
   }
@@ -295,7 +358,7 @@ export class SqliteStore implements Store {
 
   /** BM25 over the live sections (`lexical-search.ts`). */
   async lexicalSearch(query: LexicalQuery): Promise<LexicalHit[]> {
-    const searcher = query.mode === 'phrase' ? null : await this.lexical.searcher(this.version());
+    const searcher = query.mode === 'phrase' ? null : await this.lexical.searchSearcher(this.version());
     return lexicalSearch(this.statements, query, this.hasNoisyMarks(), searcher);
   }
 
@@ -322,7 +385,7 @@ export class SqliteStore implements Store {
    * cached per data version.
    */
   async termStats(stems: readonly string[]): Promise<TermStats> {
-    const searcher = await this.lexical.searcher(this.version());
+    const searcher = await this.lexical.searchSearcher(this.version());
     if (searcher !== null) {
       const df = new Map<string, number>();
       for (const s of new Set(stems)) {
@@ -407,25 +470,137 @@ export class SqliteStore implements Store {
   }
 
   async putVectors(fingerprint: string, rows: { chunkId: number; vector: Float32Array }[]): Promise<void> {
-    putVectorRows(this.statements, fingerprint, rows);
+    busyAsConflict(() => putVectorRows(this.statements, fingerprint, rows));
     this.touched();
   }
 
   async deleteVectors(fingerprint: string): Promise<number> {
-    const n = deleteVectorRows(this.statements, fingerprint);
+    const n = busyAsConflict(() => deleteVectorRows(this.statements, fingerprint));
     this.ann.forget(fingerprint);
     this.touched();
     return n;
   }
 
-  async stats(): Promise<StoreStats> {
-    const one = (sql: string): number => (this.db.prepare(sql).raw().get() as [number])[0];
+  async switchEmbedder(change: EmbedderSwitch): Promise<void> {
+    busyAsConflict(() =>
+      this.db
+        .transaction(() => {
+          const setMeta = this.stmt(
+            'INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+          );
+          for (const [k, v] of Object.entries(change.meta)) setMeta.run(k, v);
+          for (const [name, data] of Object.entries(change.blobs)) {
+            if (data === null) this.stmt('DELETE FROM blobs WHERE name = ?').run(name);
+            else
+              this.stmt(
+                'INSERT INTO blobs(name, data, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at',
+              ).run(name, Buffer.from(data), now());
+          }
+          if (change.deleteFingerprint !== null && change.deleteFingerprint !== change.to)
+            deleteVectorRows(this.statements, change.deleteFingerprint);
+          setMeta.run('embedder', change.to);
+        })
+        .immediate(),
+    );
+    if (change.deleteFingerprint !== null && change.deleteFingerprint !== change.to)
+      this.ann.forget(change.deleteFingerprint);
+    this.touched();
+  }
+
+  /** The index files beside the vault: `<file>.<hash>.hnsw[.json]`, `<file>.lexical`, and temp files of either. */
+  private sidecarFiles(): string[] {
+    if (this.location === ':memory:') return [];
+    const dir = dirname(this.location);
+    const base = basename(this.location);
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return [];
+    }
+    return names
+      .filter((n) => n.startsWith(`${base}.`) && /\.(hnsw|lexical)(\.json)?($|\.tmp-)/.test(n))
+      .map((n) => join(dir, n));
+  }
+
+  /**
+   * Index files no fingerprint with vectors owns, and temp files whose writer is gone (a temp name
+   * carries its writer's pid: `.tmp-<pid>-<hex>`).
+   */
+  private orphanFiles(): string[] {
+    const wanted = new Set<string>([lexicalIndexPath(this.location)]);
+    for (const fp of Object.keys(this.vectorCounts())) {
+      const p = hnswIndexPath(this.location, fp);
+      wanted.add(p).add(`${p}.json`);
+    }
+    return this.sidecarFiles().filter((f) => {
+      const tmp = /\.tmp-(\d+)-/.exec(f);
+      if (tmp !== null) return !pidAlive(Number(tmp[1]));
+      return !wanted.has(f);
+    });
+  }
+
+  private vectorCounts(): Record<string, number> {
     const vectors: Record<string, number> = {};
     for (const r of this.stmt(
       'SELECT v.fingerprint, COUNT(*) AS n FROM vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.live = 1 GROUP BY v.fingerprint',
     ).all() as Row[]) {
       vectors[r.fingerprint as string] = r.n as number;
     }
+    return vectors;
+  }
+
+  private fileBytes(): number {
+    if (this.location === ':memory:') return 0;
+    let total = 0;
+    for (const f of [this.location, `${this.location}-wal`, ...this.sidecarFiles()]) {
+      try {
+        total += statSync(f).size;
+      } catch {
+        /* absent */
+      }
+    }
+    return total;
+  }
+
+  async health(activeFingerprint: string | null): Promise<StoreHealth> {
+    const vectors = this.vectorCounts();
+    const chunks = (this.stmt('SELECT COUNT(*) FROM chunks WHERE live = 1').raw().get() as [number])[0];
+    const active = activeFingerprint === null ? 0 : (vectors[activeFingerprint] ?? 0);
+    const otherFingerprints = Object.fromEntries(
+      Object.entries(vectors).filter(([fp]) => fp !== activeFingerprint),
+    );
+    const pageSize = this.db.pragma('page_size', { simple: true }) as number;
+    const free = this.db.pragma('freelist_count', { simple: true }) as number;
+    return {
+      chunksWithoutVector: activeFingerprint === null ? 0 : chunks - active,
+      otherFingerprints,
+      reclaimableBytes: this.location === ':memory:' ? null : free * pageSize,
+      totalBytes: this.location === ':memory:' ? null : this.fileBytes(),
+      orphanFiles: this.orphanFiles(),
+    };
+  }
+
+  /**
+   * VACUUM the file (WAL checkpointed first), then delete orphaned index files. Needs the writer
+   * slot (the caller holds it) and no open read transaction in this process.
+   */
+  async compact(_activeFingerprint: string | null): Promise<CompactResult> {
+    const bytesBefore = this.fileBytes();
+    const removedFiles = this.orphanFiles();
+    busyAsConflict(() => {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+      this.db.exec('VACUUM');
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    });
+    for (const f of removedFiles) rmSync(f, { force: true });
+    this.touched();
+    return { bytesBefore, bytesAfter: this.fileBytes(), removedFiles };
+  }
+
+  async stats(): Promise<StoreStats> {
+    const one = (sql: string): number => (this.db.prepare(sql).raw().get() as [number])[0];
+    const vectors = this.vectorCounts();
     return {
       documents: one('SELECT COUNT(*) FROM documents WHERE superseded_by IS NULL'),
       sections: one('SELECT COUNT(*) FROM sections WHERE live = 1'),
