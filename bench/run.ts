@@ -1,6 +1,6 @@
 // `npm run bench [-- name …]`: run the benchmarks and assemble bench/RESULTS.md from their sections.
 // Every number in RESULTS.md is printed by a benchmark in this folder; none is typed by hand.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { machine, readSection } from './lib.js';
 
 /** `optIn` benches run only when named (`npm run bench -- scale`). */
@@ -23,6 +23,7 @@ const BENCHES: { name: string; optIn?: boolean; run: () => Promise<unknown> }[] 
   { name: 'ranker-ladder', run: async () => (await import('./ranker-ladder.js')).benchRankerLadder() },
   { name: 'ann', run: async () => (await import('./ann.js')).benchAnn() },
   { name: 'scale', optIn: true, run: async () => (await import('./scale.js')).benchScale() },
+  { name: 'faults', optIn: true, run: async () => (await import('./faults.js')).benchFaults() },
 ];
 
 /** Sections in the order they appear in RESULTS.md (some are written by other bench scripts). */
@@ -39,7 +40,44 @@ const ORDER = [
   'eval',
   'noise',
   'ranker-ladder',
+  'faults',
 ];
+
+/**
+ * The heading each section starts with, so a section not re-run on this machine (bench/out is not
+ * committed) is kept from the current RESULTS.md instead of dropped.
+ */
+const HEADINGS: Record<string, string> = {
+  'retrieval-quality': '## Retrieval quality',
+  'lexical-design': '## Lexical leg design',
+  'ingest-latency': '## Ingest throughput',
+  embedders: '## Built-in embedder variants',
+  'embedder-candidates': '## Built-in embedder candidates',
+  ann: '## ANN (HNSW)',
+  scale: '## A 1M-chunk vault',
+  selection: '## Selection',
+  answers: '## Answers',
+  eval: '## Evaluation',
+  noise: '## Noise score',
+  'ranker-ladder': '## Ranker ladder',
+  faults: '## Faults',
+};
+
+/** The current RESULTS.md cut into sections by {@link HEADINGS} (a `##` not in it stays with the one before). */
+function previousSections(): Map<string, string> {
+  const out = new Map<string, string[]>();
+  if (!existsSync('bench/RESULTS.md')) return new Map();
+  const blocks = readFileSync('bench/RESULTS.md', 'utf8')
+    .split(/\n(?=## )/)
+    .slice(1);
+  let current: string | null = null;
+  for (const b of blocks) {
+    const name = Object.keys(HEADINGS).find((n) => b.startsWith(HEADINGS[n]!));
+    if (name !== undefined) current = name;
+    if (current !== null) out.set(current, [...(out.get(current) ?? []), b.trimEnd()]);
+  }
+  return new Map([...out].map(([n, bs]) => [n, `${bs.join('\n\n')}\n`]));
+}
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const b of BENCHES) {
@@ -55,7 +93,10 @@ for (const b of BENCHES) {
   process.stderr.write(`bench: ${b.name} took ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
 }
 
-const parts = ORDER.map(readSection).filter((s): s is string => s !== null);
+const previous = previousSections();
+const parts = ORDER.map((n) => readSection(n) ?? previous.get(n) ?? null).filter(
+  (s): s is string => s !== null,
+);
 writeFileSync(
   'bench/RESULTS.md',
   `# quiver benchmark results\n\nProduced by \`npm run bench\` (sections can be re-run alone: \`npm run bench -- retrieval-quality\`; other sections come from the scripts named in them). Machine: ${machine()}. Assembled ${new Date().toISOString().slice(0, 10)}.\n\n${parts.join('\n')}`,

@@ -2,8 +2,9 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Embedder } from '../embed/embedder.js';
 import { isQuiverError, QuiverError } from '../errors.js';
-import type { Store, WriteDocumentInput, WriteStatus } from '../store/store.js';
+import type { BatchOwner, Store, WriteDocumentInput, WriteStatus } from '../store/store.js';
 import type { BatchRecord } from '../types.js';
+import { failpoint } from '../_failpoint.js';
 import { buildDocument } from './build.js';
 import type { ParsedDocument } from './parsed.js';
 import { readPath, readLiteral } from './read-source.js';
@@ -28,7 +29,29 @@ export interface AddOptions {
   /** Folder that relative sources are computed from (the vault's project root). */
   root?: string;
   onProgress?: (p: AddProgress) => void;
+  /**
+   * Stop between documents: what is embedded so far is written (whole documents only), the batch
+   * is marked 'interrupted', and ABORTED is thrown.
+   */
   signal?: AbortSignal;
+  /**
+   * For each folder given: take out of the vault (in this batch, so `undo` restores them) the
+   * documents whose files under it are gone; a gone file whose content reappears under a new
+   * name is reported as renamed, and its noise mark follows it.
+   */
+  sync?: boolean;
+  /** Files a folder walk never reads (the vault's own file; its -wal, -shm and index files too). */
+  ownFiles?: readonly string[];
+  /** The process running the batch, recorded with it. */
+  owner?: BatchOwner;
+  /** Told the batch id as soon as the batch exists. */
+  onBatch?: (batchId: string) => Promise<void> | void;
+}
+
+/** A file a folder walk passed over, and why. */
+export interface SkippedFile {
+  source: string;
+  reason: 'vault-file' | 'binary' | 'unknown-type';
 }
 
 export interface AddItem {
@@ -43,6 +66,10 @@ export interface AddItem {
 export interface AddReport {
   batch: BatchRecord;
   items: AddItem[];
+  /** Files folder walks skipped (`include` globs take unknown types in). */
+  skipped: SkippedFile[];
+  /** With `sync`: documents taken out because their files are gone (`renamedTo` when moved). */
+  removed: { docId: string; source: string; renamedTo?: string }[];
 }
 
 /** Documents (or chunks) written per transaction during ingest. */
@@ -71,10 +98,16 @@ export function sourceOf(path: string, root: string): string {
 type Task =
   | { kind: 'file'; path: string }
   | { kind: 'text'; input: Exclude<AddInput, string> }
-  | { kind: 'error'; path: string; error: unknown };
+  | { kind: 'error'; path: string; error: unknown }
+  | { kind: 'skipped'; path: string; reason: SkippedFile['reason'] };
 
-async function expand(inputs: readonly AddInput[], options: AddOptions): Promise<Task[]> {
+/** The tasks of a run and the folders it walked (for `sync`). */
+async function expand(
+  inputs: readonly AddInput[],
+  options: AddOptions,
+): Promise<{ tasks: Task[]; folders: string[] }> {
   const tasks: Task[] = [];
+  const folders: string[] = [];
   for (const input of inputs) {
     if (typeof input !== 'string') {
       tasks.push({ kind: 'text', input });
@@ -96,21 +129,43 @@ async function expand(inputs: readonly AddInput[], options: AddOptions): Promise
       continue;
     }
     if (st.isDirectory()) {
+      folders.push(input);
       for await (const entry of walkFiles(input, {
         ...(options.include === undefined ? {} : { include: options.include }),
         ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
+        ...(options.ownFiles === undefined ? {} : { ownFiles: options.ownFiles }),
       })) {
         if ('error' in entry) tasks.push({ kind: 'error', path: entry.path, error: entry.error });
+        else if ('skipped' in entry) tasks.push({ kind: 'skipped', path: entry.path, reason: entry.skipped });
         else tasks.push({ kind: 'file', path: entry.path });
       }
     } else tasks.push({ kind: 'file', path: input });
   }
-  return tasks;
+  return { tasks, folders };
 }
 
+/**
+ * A per-file error: QuiverErrors keep their code; a stack overflow or an allocation failure inside
+ * a reader (a pathologically nested file) is CORRUPT_FILE; anything else INTERNAL.
+ */
 function toItemError(e: unknown): { code: string; message: string } {
   if (isQuiverError(e)) return { code: e.code, message: e.message };
+  if (e instanceof RangeError)
+    return { code: 'CORRUPT_FILE', message: `quiver: the file cannot be parsed safely (${e.message})` };
   return { code: 'INTERNAL', message: (e as Error).message ?? String(e) };
+}
+
+/** Does a live document's source belong to a file the run read (the file itself, or a part or line of it)? */
+function fromFile(docSource: string, fileSources: ReadonlySet<string>): boolean {
+  if (fileSources.has(docSource)) return true;
+  const hash = docSource.lastIndexOf('#');
+  return hash > 0 && fileSources.has(docSource.slice(0, hash));
+}
+
+/** Sources under a walked folder: its relative prefix (`notes/`), or every relative file path for the root itself. */
+function underFolder(docSource: string, folderSource: string): boolean {
+  if (folderSource === '') return !/^[a-z][a-z0-9+.-]*:/i.test(docSource) && !docSource.startsWith('/');
+  return docSource.startsWith(`${folderSource}/`);
 }
 
 /**
@@ -125,15 +180,21 @@ export async function ingest(
   options: AddOptions = {},
 ): Promise<AddReport> {
   const root = options.root ?? process.cwd();
-  const tasks = await expand(inputs, options);
+  const { tasks, folders } = await expand(inputs, options);
   const batch = await store.beginBatch(
     options.label ??
       inputs
         .map((i) => (typeof i === 'string' ? i : (i.source ?? 'text')))
         .join(' ')
         .slice(0, 200),
+    ...(options.owner === undefined ? [] : [options.owner]),
   );
+  await options.onBatch?.(batch.id);
   const items: AddItem[] = [];
+  const skipped: SkippedFile[] = [];
+  const removed: AddReport['removed'] = [];
+  /** Sources of the files this run read or tried to (a failed file is not "gone"). */
+  const fileSources = new Set<string>();
   const report = (item: AddItem): void => {
     items.push(item);
     if (item.status === 'failed') {
@@ -163,9 +224,12 @@ export async function ingest(
     try {
       statuses = await store.writeDocuments(group);
     } catch (e) {
+      // The vault itself refused (locked, aborted): stop the batch rather than fail files one by one.
+      if (isQuiverError(e, 'CONFLICT') || isQuiverError(e, 'ABORTED')) throw e;
       for (const w of group) report({ source: w.document.source, status: 'failed', error: toItemError(e) });
       return;
     }
+    failpoint('ingest.flush');
     group.forEach((w, i) =>
       report({
         source: w.document.source,
@@ -176,14 +240,23 @@ export async function ingest(
       }),
     );
   };
+  const aborted = (): QuiverError =>
+    new QuiverError('ABORTED', `quiver: ingest stopped; batch ${batch.id} is interrupted (whole documents kept)`);
+  const stopped = (): boolean => options.signal?.aborted === true;
   try {
     for (const task of tasks) {
-      if (options.signal?.aborted === true) throw new QuiverError('ABORTED', 'quiver: ingest aborted');
+      if (stopped()) throw aborted();
+      if (task.kind === 'skipped') {
+        skipped.push({ source: sourceOf(task.path, root), reason: task.reason });
+        continue;
+      }
       if (task.kind === 'error') {
+        fileSources.add(sourceOf(task.path, root));
         report({ source: sourceOf(task.path, root), status: 'failed', error: toItemError(task.error) });
         continue;
       }
       const source = task.kind === 'file' ? sourceOf(task.path, root) : (task.input.source ?? '');
+      if (task.kind === 'file') fileSources.add(source);
       let parsed: { docs: ParsedDocument[]; errors: { source: string; message: string }[] };
       try {
         parsed =
@@ -198,7 +271,8 @@ export async function ingest(
       }
       for (const err of parsed.errors)
         report({ source: err.source, status: 'failed', error: { code: 'BAD_INPUT', message: err.message } });
-      for (const doc of parsed.docs) {
+      for await (const doc of parsed.docs) {
+        if (stopped()) throw aborted();
         try {
           const built = buildDocument(doc, {
             ...(options.chunkChars === undefined ? {} : { chunkTarget: options.chunkChars }),
@@ -222,20 +296,55 @@ export async function ingest(
           pendingChunks += built.chunks.length;
           if (pending.length >= WRITE_BATCH_DOCS || pendingChunks >= WRITE_BATCH_CHUNKS) await flush();
         } catch (e) {
-          if (isQuiverError(e, 'ABORTED')) throw e;
+          if (isQuiverError(e, 'ABORTED') || isQuiverError(e, 'CONFLICT')) throw e;
           report({ source: doc.source, status: 'failed', error: toItemError(e) });
         }
       }
     }
     await flush();
+    if (options.sync === true && folders.length > 0) await syncFolders();
     batch.status = 'done';
   } catch (e) {
+    // Keep what was embedded (whole documents), then record the batch as interrupted.
+    if (!isQuiverError(e, 'CONFLICT')) await flush().catch(() => undefined);
     batch.status = 'interrupted';
     batch.finishedAt = new Date().toISOString();
-    await store.finishBatch(batch);
+    await store.finishBatch(batch).catch(() => undefined);
+    if (isQuiverError(e, 'ABORTED')) throw aborted();
     throw e;
   }
   batch.finishedAt = new Date().toISOString();
   await store.finishBatch(batch);
-  return { batch, items };
+  return { batch, items, skipped, removed };
+
+  /** `sync`: remove documents under the walked folders whose files were not seen; follow renames by hash. */
+  async function syncFolders(): Promise<void> {
+    const prefixes = folders.map((f) => {
+      const s = sourceOf(f, root);
+      return s.startsWith('/') && resolve(f) === resolve(root) ? '' : s;
+    });
+    const live = await store.listDocumentHashes();
+    const gone = live.filter(
+      (d) => prefixes.some((p) => underFolder(d.source, p)) && !fromFile(d.source, fileSources),
+    );
+    if (gone.length === 0) return;
+    const addedByHash = new Map<string, string>();
+    for (const i of items)
+      if (i.status === 'added' && i.docId !== undefined) {
+        const h = await store.contentHash(i.docId);
+        if (h !== null) addedByHash.set(h, i.docId);
+      }
+    const marks = new Map((await store.listMarks()).map((m) => [m.docId, m] as const));
+    batch.removed += await store.removeDocuments(
+      batch.id,
+      gone.map((d) => d.id),
+    );
+    for (const d of gone) {
+      const to = addedByHash.get(d.contentHash);
+      const mark = marks.get(d.id);
+      if (to !== undefined && mark !== undefined) await store.setMark(to, mark.noisy, mark.reason);
+      const toSource = to === undefined ? undefined : items.find((i) => i.docId === to)?.source;
+      removed.push({ docId: d.id, source: d.source, ...(toSource === undefined ? {} : { renamedTo: toSource }) });
+    }
+  }
 }

@@ -13,7 +13,7 @@ export const backupCommand: Command = {
     if (dest === undefined) throw new QuiverError('BAD_INPUT', 'quiver backup: give the file to write');
     if (existsSync(dest) && ctx.values.force !== true)
       throw new QuiverError('CONFLICT', `quiver backup: ${dest} exists; use --force to overwrite`);
-    const vault = await ctx.openVault({ allowEmbedderMismatch: true });
+    const vault = await ctx.openVault({ allowEmbedderMismatch: true, readonly: true });
     await vault.store.backup(dest);
     if (ctx.json) ctx.out(`${JSON.stringify({ backup: dest })}\n`);
     else ctx.out(`backed up ${vault.store.location} to ${dest}\n`);

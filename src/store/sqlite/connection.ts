@@ -41,8 +41,9 @@ function checkIsVault(db: Database.Database, location: string): void {
  * writable, foreign keys on, a busy timeout (default {@link DEFAULT_BUSY_TIMEOUT_MS}) and a 64 MiB
  * page cache, then migrate it to {@link SCHEMA_VERSION}.
  *
- * Read-only opens create nothing and change nothing: a missing file is NOT_FOUND (with the path),
- * and they never migrate, except to refuse a file newer than this code. Any open refuses a file
+ * Read-only opens create nothing: a missing file is NOT_FOUND (with the path); they migrate only
+ * an older quiver vault (once, through a writable connection), and refuse a file newer than this
+ * code. Any open refuses a file
  * that is not a quiver vault with SCHEMA before writing to it (another program's SQLite database
  * stays byte for byte as it was). Throws STORE when the file cannot be opened.
  */
@@ -77,7 +78,17 @@ export function openVaultDatabase(
     db.pragma('foreign_keys = ON');
     db.pragma('cache_size = -65536');
     if (!readonly) migrate(db);
-    else if ((db.pragma('user_version', { simple: true }) as number) > SCHEMA_VERSION) migrate(db);
+    else {
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version > SCHEMA_VERSION) migrate(db);
+      if (version > 0 && version < SCHEMA_VERSION) {
+        // An older quiver vault: bring it to this schema once (a real vault, so writing is safe),
+        // then go on read-only.
+        db.close();
+        openVaultDatabase(location, false, busyTimeoutMs).close();
+        return openVaultDatabase(location, true, busyTimeoutMs);
+      }
+    }
   } catch (e) {
     db.close();
     if (e instanceof QuiverError) throw e;

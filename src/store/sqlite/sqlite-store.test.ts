@@ -11,7 +11,8 @@ import {
   runStoreContract,
   writeFakeDocument,
 } from '../store.contract.js';
-import { SCHEMA_VERSION } from './schema.js';
+import { runStoreWriterContract } from '../store-writer.contract.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { SqliteStore } from './sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'quiver-sqlite-'));
@@ -24,6 +25,10 @@ runStoreContract('sqlite (real file)', {
     await s.close();
     return SqliteStore.open(s.location);
   },
+});
+
+runStoreWriterContract('sqlite (real file)', {
+  make: async () => SqliteStore.open(join(dir, `w${n++}.db`)),
 });
 
 // The same contract with the lexical leg's own index always on (lexical-index-leg.ts), so every
@@ -53,6 +58,18 @@ describe('SqliteStore specifics', () => {
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
     expect(() => SqliteStore.open(path)).toThrow(expect.objectContaining({ code: 'SCHEMA' }));
+  });
+
+  it('read-only opens bring an older vault to this schema once, then read it (batches, writer slot)', async () => {
+    const path = join(dir, 'old.db');
+    const db = new Database(path);
+    for (const sql of MIGRATIONS.slice(0, 2)) db.exec(sql);
+    db.pragma('user_version = 2');
+    db.close();
+    const ro = SqliteStore.open(path, { readonly: true });
+    expect(await ro.currentWriter()).toBeNull();
+    expect((await ro.stats()).schemaVersion).toBe(SCHEMA_VERSION);
+    await ro.close();
   });
 
   it('refuses a file that is not a vault with a SCHEMA error (exit 5), leaving it unchanged', () => {
