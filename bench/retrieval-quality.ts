@@ -20,6 +20,7 @@ import {
   quiver,
   writeSection,
 } from './lib.js';
+import { parseJsonlSource } from '../src/ingest/jsonl-id.js';
 
 interface Config {
   name: string;
@@ -98,7 +99,8 @@ export function runConfig(vault: string, qfile: string, args: string[], limit = 
     const o = JSON.parse(line) as { id: string | number; results: { source: string }[] };
     rankings.set(
       String(o.id),
-      o.results.map((h) => h.source),
+      // A JSONL record's source is `<corpus file>#<id>`; the qrels name the id.
+      o.results.map((h) => String(parseJsonlSource(h.source)?.id ?? h.source)),
     );
   }
   return rankings;

@@ -41,6 +41,12 @@ import {
 } from './near-duplicates.js';
 import { dataPath, machine, mdTable, mean, OUT_DIR, writeSection } from './lib.js';
 import { TIMED, timeSelectors } from './select-time.js';
+import { parseJsonlSource } from '../src/ingest/jsonl-id.js';
+
+/** The corpus id of a document source: a JSONL record's `<file>#<id>` gives its id. */
+function corpusId(source: string): string {
+  return String(parseJsonlSource(source)?.id ?? source);
+}
 
 /** A candidate pool in fused order: section sources, fused scores and section vectors. */
 interface Pool {
@@ -187,7 +193,7 @@ async function poolOf(b: Bench, q: BenchQuery, size: number): Promise<Pool> {
   }
   for (const h of top) {
     if (!b.sources.has(h.docId))
-      b.sources.set(h.docId, (await b.vault.store.getDocument(h.docId))?.source ?? h.docId);
+      b.sources.set(h.docId, corpusId((await b.vault.store.getDocument(h.docId))?.source ?? h.docId));
   }
   const pool: Pool = {
     sources: top.map((h) => b.sources.get(h.docId)!),

@@ -162,6 +162,8 @@ describe('quiver add: bad files, stdin and undo', () => {
     writeFileSync(join(docs, 'binary.txt'), Buffer.from([0, 1, 2, 3, 0, 0, 255, 0]));
     writeFileSync(join(docs, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x6f, 0x6b]));
     writeFileSync(join(docs, 'broken.pdf'), '%PDF-1.4\nthis is not really a pdf\n');
+    writeFileSync(join(docs, 'script.js'), 'console.log("not prose");\n');
+    writeFileSync(join(docs, 'v.db'), Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(100)]));
     writeFileSync(join(docs, 'node_modules', 'x', 'dep.md'), '# Dependency\n\nnever indexed\n');
     writeFileSync(join(docs, '.hidden', 'secret.md'), '# Hidden\n\nnever indexed\n');
     const r = await runCli(['add', docs, '--vault', v, '--json']);
@@ -170,8 +172,13 @@ describe('quiver add: bad files, stdin and undo', () => {
       added: number;
       failed: number;
       items: { source: string; status: string; error?: { code: string } }[];
+      skipped_files: { source: string; reason: string }[];
     }>();
     expect(report.added).toBe(1);
+    // A folder walk passes over binaries (by content), unknown types and SQLite files, and counts them.
+    expect(
+      Object.fromEntries(report.skipped_files.map((f) => [f.source.split('/').pop(), f.reason])),
+    ).toEqual({ 'binary.txt': 'binary', 'script.js': 'unknown-type', 'v.db': 'unknown-type' });
     const failed = Object.fromEntries(
       report.items
         .filter((i) => i.status === 'failed')
@@ -179,13 +186,20 @@ describe('quiver add: bad files, stdin and undo', () => {
     );
     expect(failed).toEqual({
       'empty.txt': 'EMPTY_FILE',
-      'binary.txt': 'BINARY_FILE',
       'latin1.txt': 'INVALID_UTF8',
       'broken.pdf': 'CORRUPT_FILE',
     });
     expect(report.items.some((i) => i.source.includes('node_modules') || i.source.includes('.hidden'))).toBe(
       false,
     );
+
+    // A vault inside the folder it ingests never reads its own file, -wal or -shm.
+    const own = await runCli(['add', docs, '--vault', join(docs, 'own.db'), '--json']);
+    const ownSkips = own
+      .json<{ skipped_files: { source: string; reason: string }[] }>()
+      .skipped_files.filter((f) => f.source.includes('own.db'));
+    expect(ownSkips.length).toBeGreaterThan(0);
+    expect(ownSkips.every((f) => f.reason === 'vault-file')).toBe(true);
 
     const stdin = await runCli(
       ['add', '-', '--title', 'A note', '--source', 'note:1', '--vault', v, '--json'],

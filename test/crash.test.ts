@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDocument } from '../src/ingest/build.js';
+import type { ParsedDocument } from '../src/ingest/parsed.js';
 import { readPath } from '../src/ingest/read-source.js';
 import { Vault } from '../src/index.js';
 import { tempDir } from './helpers.js';
@@ -64,7 +65,8 @@ describe('crash safety', () => {
     // Every document present is whole: the sections and chunks a fresh build would write.
     for (const d of docs) {
       const parsed = await readPath(join(tmp.dir, d.source), d.source);
-      const built = buildDocument(parsed.docs[0]!);
+      const [first] = [...(parsed.docs as Iterable<ParsedDocument>)];
+      const built = buildDocument(first!);
       const sections = db
         .prepare('SELECT COUNT(*) AS n FROM sections WHERE doc_id = ? AND live = 1')
         .get(d.id) as { n: number };

@@ -142,3 +142,11 @@ export function hasRunningBatch(path: string): boolean {
     return false;
   }
 }
+
+/** What must hold after any fault: a search still works (its exit code), and every live chunk has a vector. */
+export async function afterFault(
+  vault: string,
+): Promise<{ searchCode: number | null; chunksWithoutVector: number }> {
+  const search = await quiver(['search', 'coffee bread', '--vault', vault, '--json']);
+  return { searchCode: search.code, chunksWithoutVector: vaultCounts(vault).chunksWithoutVector };
+}

@@ -18,3 +18,8 @@ export function table(headers: string[], rows: (string | number | null)[][], max
     '\n'
   );
 }
+
+/** Bytes as mebibytes with one decimal: `12.3 MB`. */
+export function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

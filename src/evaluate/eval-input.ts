@@ -2,8 +2,8 @@
  * What `quiver eval` reads: a JSONL question set (run against an existing vault), or a BEIR folder
  * (`corpus.jsonl`, `queries.jsonl`, `qrels/<split>.tsv`) whose corpus is ingested into a throwaway
  * vault in a temp folder unless a vault is given (then it is assumed to hold the corpus already).
- * After a JSONL ingest each corpus record's id is its document source, so the qrels' corpus ids are
- * relevance keys as they are.
+ * After a JSONL ingest each corpus record's source is `<corpus file>#<id>`; the runner matches a hit
+ * to a qrels corpus id through that id (`relevanceKey`), so the qrels are relevance keys as they are.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

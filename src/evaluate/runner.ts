@@ -49,6 +49,7 @@ import {
 } from './retrieval-metrics.js';
 import type { Gains } from './retrieval-metrics.js';
 import { buildEvalResult, groundingRow } from './summary.js';
+import { parseJsonlSource } from '../ingest/jsonl-id.js';
 
 /** The cut-off of the rank metrics (nDCG@10, recall@10, MRR@10, precision@10, unique@10). */
 export const DEFAULT_EVAL_K = 10;
@@ -64,12 +65,20 @@ export interface RelevanceTarget {
 
 /**
  * The key of `relevant` a retrieved section matches: its section id, else its document id, else its
- * document source (the first that is a key), or null when none is. So a section hit counts for its
- * document's source key.
+ * document source, else — for a JSONL record, whose source is `<file>#<id>` (`jsonlSource`) — the
+ * record's id as qrels write it (`d2`, `2`), the first that is a key; null when none is. So a section
+ * hit counts for its document's source key, and a BEIR corpus record for its corpus id.
  */
 export function relevanceKey(hit: RelevanceTarget, relevant: Gains): string | null {
   for (const k of [hit.sectionId, hit.docId, hit.source]) if (Object.hasOwn(relevant, k)) return k;
-  return null;
+  const record = recordId(hit.source);
+  return record !== undefined && Object.hasOwn(relevant, record) ? record : null;
+}
+
+/** The id of the JSONL record a source names, as a string (`corpus.jsonl#n:2` → `2`), or undefined. */
+function recordId(source: string): string | undefined {
+  const record = parseJsonlSource(source);
+  return record === null ? undefined : String(record.id);
 }
 
 /** The grade of a retrieved section: the grade of its matching key, 0 when it matches none. */
@@ -268,7 +277,13 @@ async function groundingOf(
     const section: GroundingSection = { id: c.sectionId, relevant: gradeOf(c, q.relevant) > 0, text: c.text };
     if (withFactIds) {
       const authored = q.sources
-        .filter((src) => src.id === c.sectionId || src.id === c.docId || src.id === c.source)
+        .filter(
+          (src) =>
+            src.id === c.sectionId ||
+            src.id === c.docId ||
+            src.id === c.source ||
+            src.id === recordId(c.source),
+        )
         .flatMap((src) => src.facts);
       section.factIds = [...new Set([...authored, ...factIdsIn(c.text, facts)])];
     }

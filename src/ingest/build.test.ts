@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildDocument, contentHash, documentId } from './build.js';
+import { buildDocument, buildHash, contentHash, documentId } from './build.js';
+import { DEFAULT_CHUNK_CHARS, DEFAULT_MIN_CHUNK_CHARS } from './chunk.js';
+import { DEFAULT_MAX_SECTION_CHARS } from './split-sections.js';
 import type { ParsedDocument } from './parsed.js';
 
 const parsed = (text = 'First paragraph about bees.\n\nSecond paragraph about honey.'): ParsedDocument => ({
@@ -125,5 +127,28 @@ describe('buildDocument', () => {
     expect(built.chunks).toEqual([
       { sectionSeq: 1, ord: 0, text: 'Body text of the only heading.', page: null },
     ]);
+  });
+});
+
+describe('build settings in the stored hash (re-add with other chunking re-chunks)', () => {
+  it('gives a different contentHash for chunkTarget 512 and 300, and the same for the same settings', () => {
+    const at512 = buildDocument(parsed(), { chunkTarget: 512 });
+    const at300 = buildDocument(parsed(), { chunkTarget: 300 });
+    expect(at300.contentHash).not.toBe(at512.contentHash);
+    expect(buildDocument(parsed(), { chunkTarget: 300 }).contentHash).toBe(at300.contentHash);
+    expect(buildDocument(parsed(), { chunkMinChars: 10 }).contentHash).not.toBe(at512.contentHash);
+    expect(buildDocument(parsed(), { maxSectionChars: 1000 }).contentHash).not.toBe(at512.contentHash);
+  });
+
+  it('keeps the plain content hash under the default settings, so existing vaults see no change', () => {
+    expect(DEFAULT_CHUNK_CHARS).toBe(512);
+    expect(buildDocument(parsed()).contentHash).toBe(contentHash(parsed()));
+    const defaults = {
+      chunkTarget: DEFAULT_CHUNK_CHARS,
+      chunkMinChars: DEFAULT_MIN_CHUNK_CHARS,
+      maxSectionChars: DEFAULT_MAX_SECTION_CHARS,
+    };
+    expect(buildHash(parsed(), defaults)).toBe(contentHash(parsed()));
+    expect(buildHash(parsed(), { ...defaults, chunkTarget: 300 })).toMatch(/^[0-9a-f]{64}$/);
   });
 });

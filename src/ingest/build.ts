@@ -40,18 +40,49 @@ export function contentHash(parsed: ParsedDocument): string {
   return h.digest('hex');
 }
 
+/** The build settings that change the stored rows, resolved (see {@link BuildOptions}). */
+export interface BuildSettings {
+  chunkTarget: number;
+  chunkMinChars: number;
+  maxSectionChars: number;
+}
+
 /**
- * Turn a parsed document into rows ready to store: id, content hash, sections (see
+ * The hash stored with a built document: {@link contentHash} of the text when every build setting is
+ * its default (so vaults built before settings counted keep their hashes), else SHA-256 (hex) of
+ * `build:<chunkTarget>,<chunkMinChars>,<maxSectionChars>`, a NUL, and that content hash. So a
+ * re-add with other chunking settings is an update (re-chunked), and the same settings a no-op.
+ *
+ * @example buildHash(parsed, { chunkTarget: 300, chunkMinChars: 40, maxSectionChars: 4000 }) !== contentHash(parsed) // true
+ */
+export function buildHash(parsed: ParsedDocument, settings: BuildSettings): string {
+  const text = contentHash(parsed);
+  if (
+    settings.chunkTarget === DEFAULT_CHUNK_CHARS &&
+    settings.chunkMinChars === DEFAULT_MIN_CHUNK_CHARS &&
+    settings.maxSectionChars === DEFAULT_MAX_SECTION_CHARS
+  ) {
+    return text;
+  }
+  const prefix = `build:${settings.chunkTarget},${settings.chunkMinChars},${settings.maxSectionChars}`;
+  return createHash('sha256').update(prefix, 'utf8').update('\0').update(text, 'utf8').digest('hex');
+}
+
+/**
+ * Turn a parsed document into rows ready to store: id, content hash ({@link buildHash}: the text
+ * and the build settings), sections (see
  * `buildSections`), and chunks cut per section segment (so each chunk has one page), `ord`
  * counting from 0 within each section. Deterministic: the same input gives the same output.
  */
 export function buildDocument(original: ParsedDocument, options: BuildOptions = {}): BuiltDocument {
-  const parsed = splitLargeSections(original, options.maxSectionChars ?? DEFAULT_MAX_SECTION_CHARS);
-  const sections = buildSections(parsed);
-  const chunkOptions = {
-    target: options.chunkTarget ?? DEFAULT_CHUNK_CHARS,
-    minChars: options.chunkMinChars ?? DEFAULT_MIN_CHUNK_CHARS,
+  const settings: BuildSettings = {
+    chunkTarget: options.chunkTarget ?? DEFAULT_CHUNK_CHARS,
+    chunkMinChars: options.chunkMinChars ?? DEFAULT_MIN_CHUNK_CHARS,
+    maxSectionChars: options.maxSectionChars ?? DEFAULT_MAX_SECTION_CHARS,
   };
+  const parsed = splitLargeSections(original, settings.maxSectionChars);
+  const sections = buildSections(parsed);
+  const chunkOptions = { target: settings.chunkTarget, minChars: settings.chunkMinChars };
   // buildSections adds a root when the parsed list lacks one; align parsed sections to seqs.
   const offset = parsed.sections[0]?.level === 0 ? 0 : 1;
   const chunks: BuiltChunk[] = [];
@@ -72,7 +103,7 @@ export function buildDocument(original: ParsedDocument, options: BuildOptions = 
     kind: parsed.kind,
     meta: parsed.meta,
     pages: parsed.pages,
-    contentHash: contentHash(original),
+    contentHash: buildHash(original, settings),
     sections,
     chunks,
   };

@@ -21,9 +21,10 @@ describe('demo corpus', () => {
     const docs = new Map<string, BuiltDocument>();
     for await (const entry of walkFiles(corpus)) {
       if ('error' in entry) throw entry.error;
+      if ('skipped' in entry) continue;
       const { docs: parsed } = await readPath(entry.path, entry.relPath);
       // Keyed as the vault records them when `demo/corpus` is added from the repository root.
-      for (const d of parsed) docs.set(`demo/corpus/${entry.relPath}`, buildDocument(d));
+      for await (const d of parsed) docs.set(`demo/corpus/${entry.relPath}`, buildDocument(d));
     }
     const kinds: Record<string, number> = {};
     for (const d of docs.values()) kinds[d.kind] = (kinds[d.kind] ?? 0) + 1;

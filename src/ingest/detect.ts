@@ -42,8 +42,8 @@ export function detectKind(path: string, bytes: Uint8Array): DocKind {
   return 'txt';
 }
 
-function hasPdfMagic(bytes: Uint8Array): boolean {
-  // "%PDF-", allowing a few junk bytes before it as pdf.js does.
+/** True when `bytes` start with `%PDF-`, allowing up to 1,024 junk bytes before it as pdf.js does. */
+export function hasPdfMagic(bytes: Uint8Array): boolean {
   const limit = Math.min(bytes.length - 5, 1024);
   for (let i = 0; i <= limit; i++) {
     if (
@@ -57,6 +57,35 @@ function hasPdfMagic(bytes: Uint8Array): boolean {
     }
   }
   return false;
+}
+
+const SQLITE_MAGIC = 'SQLite format 3\0';
+
+/**
+ * Why the first {@link SNIFF_BYTES} of `bytes` look binary, or undefined when they look like text:
+ * - `SQLite format 3\0` at the start → `"SQLite database"`;
+ * - a NUL byte → `"NUL byte at <offset>"`;
+ * - more than {@link MAX_CONTROL_SHARE} control bytes (below 32 other than tab, LF, CR, FF, ESC;
+ *   or 127) → `"<n> control bytes in the first <sniffed>"`.
+ *
+ * Empty input → undefined. Only the sniffed prefix is read, so a caller may pass just that prefix.
+ *
+ * @example binaryReason(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0])) // 'NUL byte at 4'
+ */
+export function binaryReason(bytes: Uint8Array): string | undefined {
+  if (bytes.length >= SQLITE_MAGIC.length) {
+    let sqlite = true;
+    for (let i = 0; i < SQLITE_MAGIC.length && sqlite; i++) sqlite = bytes[i] === SQLITE_MAGIC.charCodeAt(i);
+    if (sqlite) return 'SQLite database';
+  }
+  const sniff = Math.min(bytes.length, SNIFF_BYTES);
+  let control = 0;
+  for (let i = 0; i < sniff; i++) {
+    const b = bytes[i] ?? 0;
+    if (b === 0) return `NUL byte at ${i}`;
+    if ((b < 32 && b !== 9 && b !== 10 && b !== 13 && b !== 12 && b !== 27) || b === 127) control++;
+  }
+  return control > MAX_CONTROL_SHARE * sniff ? `${control} control bytes in the first ${sniff}` : undefined;
 }
 
 export interface ValidateOptions {
@@ -73,8 +102,8 @@ const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
  * - more than `maxBytes` → FILE_TOO_LARGE;
  * - zero bytes → EMPTY_FILE;
  * - PDF: nothing more (a damaged PDF is the reader's CORRUPT_FILE);
- * - text kinds: a NUL byte in the first {@link SNIFF_BYTES}, or more than {@link MAX_CONTROL_SHARE}
- *   control characters there → BINARY_FILE; not valid UTF-8 → INVALID_UTF8; only whitespace → EMPTY_FILE.
+ * - text kinds: {@link binaryReason} finds the first {@link SNIFF_BYTES} binary (a NUL byte, more
+ *   than {@link MAX_CONTROL_SHARE} control characters, SQLite's header) → BINARY_FILE; not valid UTF-8 → INVALID_UTF8; only whitespace → EMPTY_FILE.
  */
 export function validateBytes(bytes: Uint8Array, kind: DocKind, options: ValidateOptions = {}): void {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
@@ -91,23 +120,9 @@ export function validateBytes(bytes: Uint8Array, kind: DocKind, options: Validat
   }
   if (bytes.length === 0) throw new QuiverError('EMPTY_FILE', `quiver: ${source} is empty`, { details });
   if (kind === 'pdf') return;
-  const sniff = Math.min(bytes.length, SNIFF_BYTES);
-  let control = 0;
-  for (let i = 0; i < sniff; i++) {
-    const b = bytes[i] ?? 0;
-    if (b === 0)
-      throw new QuiverError('BINARY_FILE', `quiver: ${source} looks binary (NUL byte at ${i})`, { details });
-    if ((b < 32 && b !== 9 && b !== 10 && b !== 13 && b !== 12 && b !== 27) || b === 127) control++;
-  }
-  if (control > MAX_CONTROL_SHARE * sniff) {
-    throw new QuiverError(
-      'BINARY_FILE',
-      `quiver: ${source} looks binary (${control} control bytes in the first ${sniff})`,
-      {
-        details,
-      },
-    );
-  }
+  const binary = binaryReason(bytes);
+  if (binary !== undefined)
+    throw new QuiverError('BINARY_FILE', `quiver: ${source} looks binary (${binary})`, { details });
   let text: string;
   try {
     text = fatalDecoder.decode(bytes);

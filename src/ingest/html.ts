@@ -1,6 +1,7 @@
 import { Readability } from '@mozilla/readability';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import type { ParsedDocument, ParsedSection } from './parsed.js';
+import { assertNesting } from './nesting.js';
 import { decodeText, squash, titleFromSource, type ReaderInput } from './_shared.js';
 
 /** Elements removed before anything reads the page: they never carry article text. */
@@ -47,6 +48,9 @@ const HEADING = /^H([1-6])$/;
  *
  * Title: `input.title`, else the page's only H1 when the `<title>` contains it (dropping a ` | Site`
  * suffix), else Readability's title, else `<title>`, else the first heading, else the file name.
+ *
+ * A page nesting deeper than `MAX_HTML_NESTING` elements (see `htmlNestingDepth`) →
+ * `QuiverError('CORRUPT_FILE')` before jsdom sees it.
  */
 export async function readHtml(input: ReaderInput): Promise<ParsedDocument> {
   return parseHtml(decodeText(input.bytes), input.source, input.title);
@@ -54,6 +58,7 @@ export async function readHtml(input: ReaderInput): Promise<ParsedDocument> {
 
 /** {@link readHtml} on a decoded string. */
 export function parseHtml(html: string, origin: string, titleOverride?: string): ParsedDocument {
+  assertNesting(html, 'HTML', origin);
   const doc = parseDocument(html);
   const pageTitle = squash(doc.title ?? '');
   const h1s = Array.from(doc.getElementsByTagName('h1'), (h) => squash(h.textContent ?? '')).filter(
@@ -122,7 +127,7 @@ function parseDocument(html: string): Document {
  * main), but never a container that holds the article itself.
  */
 function removeBoilerplate(scope: Element): void {
-  for (const el of Array.from(scope.getElementsByTagName('*'))) {
+  for (const el of scope.querySelectorAll('*')) {
     const role = el.getAttribute('role');
     const pageChrome =
       (el.tagName === 'HEADER' || el.tagName === 'FOOTER' || el.tagName === 'ASIDE') &&
@@ -149,7 +154,8 @@ function nonEmpty(s: string | undefined): string | undefined {
 class SectionWalker {
   private readonly sections: ParsedSection[] = [];
   private current: ParsedSection = { level: 0, title: '', segments: [] };
-  private out = '';
+  /** The section's text so far, in pieces (never empty strings). */
+  private out: string[] = [];
   /** Pending break before the next text: 0 none, 1 line, 2 paragraph. */
   private pending = 0;
   private listDepth = 0;
@@ -223,23 +229,48 @@ class SectionWalker {
   private emit(text: string, verbatim = false): void {
     if (!verbatim && text.trim() === '') {
       // Whitespace between inline elements: one space unless a break is pending.
-      if (this.pending === 0 && this.out.length > 0 && !this.out.endsWith(' ')) this.out += ' ';
+      if (this.pending === 0 && this.out.length > 0 && this.lastChar() !== ' ') this.out.push(' ');
       return;
     }
     if (this.pending > 0) {
-      this.out = this.out.trimEnd() + (this.pending === 2 ? '\n\n' : '\n');
+      this.trimTail();
+      this.out.push(this.pending === 2 ? '\n\n' : '\n');
       this.pending = 0;
       if (!verbatim) text = text.trimStart();
-    } else if (this.out.length === 0 || this.out.endsWith('\n')) {
+    } else if (this.out.length === 0 || this.lastChar() === '\n') {
       if (!verbatim) text = text.trimStart();
-    } else if (this.out.endsWith(' ') && !verbatim) {
+    } else if (this.lastChar() === ' ' && !verbatim) {
       text = text.trimStart();
     }
-    this.out += text;
+    if (text !== '') this.out.push(text);
+  }
+
+  /** The last character written ('' when nothing is). */
+  private lastChar(): string {
+    const last = this.out[this.out.length - 1];
+    return last === undefined ? '' : last.charAt(last.length - 1);
+  }
+
+  /**
+   * Drop trailing whitespace from what is written. Only the last pieces can hold it, so this stays
+   * cheap however long the section grows (trimming the joined text each time was quadratic).
+   */
+  private trimTail(): void {
+    for (;;) {
+      const last = this.out[this.out.length - 1];
+      if (last === undefined) return;
+      const trimmed = last.trimEnd();
+      if (trimmed.length > 0) {
+        this.out[this.out.length - 1] = trimmed;
+        return;
+      }
+      this.out.pop();
+    }
   }
 
   private closeSection(): void {
     const text = this.out
+      .join('')
       .split('\n')
       .map((l) => l.trimEnd())
       .join('\n')
@@ -247,7 +278,7 @@ class SectionWalker {
       .trim();
     this.current.segments = [{ page: null, text }];
     this.sections.push(this.current);
-    this.out = '';
+    this.out = [];
     this.pending = 0;
   }
 }

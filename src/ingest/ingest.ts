@@ -6,8 +6,7 @@ import type { BatchOwner, Store, WriteDocumentInput, WriteStatus } from '../stor
 import type { BatchRecord } from '../types.js';
 import { failpoint } from '../_failpoint.js';
 import { buildDocument } from './build.js';
-import type { ParsedDocument } from './parsed.js';
-import { readPath, readLiteral } from './read-source.js';
+import { readPath, readLiteral, type ReadResult } from './read-source.js';
 import { walkFiles } from './walk.js';
 
 /** A thing to add: a file or folder path, or literal text (a note). */
@@ -241,7 +240,10 @@ export async function ingest(
     );
   };
   const aborted = (): QuiverError =>
-    new QuiverError('ABORTED', `quiver: ingest stopped; batch ${batch.id} is interrupted (whole documents kept)`);
+    new QuiverError(
+      'ABORTED',
+      `quiver: ingest stopped; batch ${batch.id} is interrupted (whole documents kept)`,
+    );
   const stopped = (): boolean => options.signal?.aborted === true;
   try {
     for (const task of tasks) {
@@ -257,7 +259,7 @@ export async function ingest(
       }
       const source = task.kind === 'file' ? sourceOf(task.path, root) : (task.input.source ?? '');
       if (task.kind === 'file') fileSources.add(source);
-      let parsed: { docs: ParsedDocument[]; errors: { source: string; message: string }[] };
+      let parsed: ReadResult;
       try {
         parsed =
           task.kind === 'file'
@@ -271,34 +273,40 @@ export async function ingest(
       }
       for (const err of parsed.errors)
         report({ source: err.source, status: 'failed', error: { code: 'BAD_INPUT', message: err.message } });
-      for await (const doc of parsed.docs) {
-        if (stopped()) throw aborted();
-        try {
-          const built = buildDocument(doc, {
-            ...(options.chunkChars === undefined ? {} : { chunkTarget: options.chunkChars }),
-          });
-          if ((await store.contentHash(built.id)) === built.contentHash) {
-            report({
-              source: built.source,
-              status: 'unchanged',
-              docId: built.id,
-              title: built.title,
-              chunks: built.chunks.length,
+      // Large text is read lazily: a read error while iterating fails this file, not the batch.
+      try {
+        for await (const doc of parsed.docs) {
+          if (stopped()) throw aborted();
+          try {
+            const built = buildDocument(doc, {
+              ...(options.chunkChars === undefined ? {} : { chunkTarget: options.chunkChars }),
             });
-            continue;
+            if ((await store.contentHash(built.id)) === built.contentHash) {
+              report({
+                source: built.source,
+                status: 'unchanged',
+                docId: built.id,
+                title: built.title,
+                chunks: built.chunks.length,
+              });
+              continue;
+            }
+            const crumbs = new Map(built.sections.map((s) => [s.seq, s.breadcrumb] as const));
+            const vectors = await embedder.embed(
+              built.chunks.map((c) => embeddingText(crumbs.get(c.sectionSeq) ?? '', c.text)),
+              { purpose: 'document', ...(options.signal === undefined ? {} : { signal: options.signal }) },
+            );
+            pending.push({ batchId: batch.id, document: built, vectors, fingerprint: embedder.id });
+            pendingChunks += built.chunks.length;
+            if (pending.length >= WRITE_BATCH_DOCS || pendingChunks >= WRITE_BATCH_CHUNKS) await flush();
+          } catch (e) {
+            if (isQuiverError(e, 'ABORTED') || isQuiverError(e, 'CONFLICT')) throw e;
+            report({ source: doc.source, status: 'failed', error: toItemError(e) });
           }
-          const crumbs = new Map(built.sections.map((s) => [s.seq, s.breadcrumb] as const));
-          const vectors = await embedder.embed(
-            built.chunks.map((c) => embeddingText(crumbs.get(c.sectionSeq) ?? '', c.text)),
-            { purpose: 'document', ...(options.signal === undefined ? {} : { signal: options.signal }) },
-          );
-          pending.push({ batchId: batch.id, document: built, vectors, fingerprint: embedder.id });
-          pendingChunks += built.chunks.length;
-          if (pending.length >= WRITE_BATCH_DOCS || pendingChunks >= WRITE_BATCH_CHUNKS) await flush();
-        } catch (e) {
-          if (isQuiverError(e, 'ABORTED') || isQuiverError(e, 'CONFLICT')) throw e;
-          report({ source: doc.source, status: 'failed', error: toItemError(e) });
         }
+      } catch (e) {
+        if (isQuiverError(e, 'ABORTED') || isQuiverError(e, 'CONFLICT')) throw e;
+        report({ source, status: 'failed', error: toItemError(e) });
       }
     }
     await flush();
@@ -344,7 +352,11 @@ export async function ingest(
       const mark = marks.get(d.id);
       if (to !== undefined && mark !== undefined) await store.setMark(to, mark.noisy, mark.reason);
       const toSource = to === undefined ? undefined : items.find((i) => i.docId === to)?.source;
-      removed.push({ docId: d.id, source: d.source, ...(toSource === undefined ? {} : { renamedTo: toSource }) });
+      removed.push({
+        docId: d.id,
+        source: d.source,
+        ...(toSource === undefined ? {} : { renamedTo: toSource }),
+      });
     }
   }
 }

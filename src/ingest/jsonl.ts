@@ -1,3 +1,4 @@
+import { encodeJsonlId, jsonlSource, type JsonlId } from './jsonl-id.js';
 import type { ParsedDocument } from './parsed.js';
 import { decodeText, type ReaderInput } from './_shared.js';
 
@@ -15,23 +16,28 @@ export interface JsonlResult {
 
 /**
  * Read JSON Lines: one document per non-blank line, an object with
- * - `id` or `_id` (string or number; becomes the document's `source`), required;
+ * - `id` or `_id` (a non-empty string or a finite number), required. The document's `source` is the
+ *   id scoped by the file, {@link jsonlSource}`(input.source, id)`: `corpus.jsonl#d2` for `"d2"`,
+ *   `corpus.jsonl#n:2` for `2`, so files never collide and `1` and `"1"` stay apart. The raw id is
+ *   kept as `meta.id` (its JSON type too), over any `id` inside `meta`;
  * - `text` (string), required unless `title` is non-empty;
- * - `title` (string), optional: defaults to the id;
+ * - `title` (string), optional: defaults to the id as written (`d2`, `2`);
  * - `meta` (object), optional; a BEIR `metadata` object is used when `meta` is absent.
  *
  * A bad line (invalid JSON, not an object, missing id, no text) becomes a `{ line, message }` error;
- * the rest of the file is still read. `input.title` is ignored (each line has its own).
+ * the rest of the file is still read. A repeated id keeps the last line (the document sits where
+ * that line is) and reports each earlier one: `duplicate id "d2" at line 3, line 7 wins`. Errors
+ * come in line order. `input.title` is ignored (each line has its own).
  *
  * @example readJsonl({ source: 'corpus.jsonl', bytes }) // BEIR corpus: { documents: [...5183], errors: [] }
  */
 export async function readJsonl(input: ReaderInput): Promise<JsonlResult> {
-  return parseJsonl(decodeText(input.bytes));
+  return parseJsonl(decodeText(input.bytes), input.source);
 }
 
-/** {@link readJsonl} on a decoded string. */
-export function parseJsonl(text: string): JsonlResult {
-  const documents: ParsedDocument[] = [];
+/** {@link readJsonl} on a decoded string; `fileSource` scopes the ids (`<fileSource>#<id>`). */
+export function parseJsonl(text: string, fileSource: string): JsonlResult {
+  const byId = new Map<string, { doc: ParsedDocument; line: number; id: JsonlId }>();
   const errors: JsonlLineError[] = [];
   let start = 0;
   let lineNo = 0;
@@ -42,14 +48,27 @@ export function parseJsonl(text: string): JsonlResult {
     const line = text.slice(start, end).trim();
     start = end + 1;
     if (line === '') continue;
-    const result = parseLine(line);
-    if (typeof result === 'string') errors.push({ line: lineNo, message: result });
-    else documents.push(result);
+    const result = parseLine(line, fileSource);
+    if (typeof result === 'string') {
+      errors.push({ line: lineNo, message: result });
+      continue;
+    }
+    const key = encodeJsonlId(result.id);
+    const earlier = byId.get(key);
+    if (earlier !== undefined) {
+      errors.push({
+        line: earlier.line,
+        message: `duplicate id ${JSON.stringify(result.id)} at line ${earlier.line}, line ${lineNo} wins`,
+      });
+      byId.delete(key); // the document moves to where the winning line is
+    }
+    byId.set(key, { doc: result.doc, line: lineNo, id: result.id });
   }
-  return { documents, errors };
+  errors.sort((a, b) => a.line - b.line);
+  return { documents: [...byId.values()].map((e) => e.doc), errors };
 }
 
-function parseLine(line: string): ParsedDocument | string {
+function parseLine(line: string, fileSource: string): { doc: ParsedDocument; id: JsonlId } | string {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -84,11 +103,14 @@ function parseLine(line: string): ParsedDocument | string {
   }
   const title = givenTitle !== '' ? givenTitle : id;
   return {
-    source: id,
-    title,
-    kind: 'jsonl',
-    meta: (rawMeta as Record<string, unknown> | undefined) ?? {},
-    pages: null,
-    sections: [{ level: 0, title, segments: [{ page: null, text: text === '' ? givenTitle : text }] }],
+    id: rawId,
+    doc: {
+      source: jsonlSource(fileSource, rawId),
+      title,
+      kind: 'jsonl',
+      meta: { ...((rawMeta as Record<string, unknown> | undefined) ?? {}), id: rawId },
+      pages: null,
+      sections: [{ level: 0, title, segments: [{ page: null, text: text === '' ? givenTitle : text }] }],
+    },
   };
 }

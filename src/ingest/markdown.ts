@@ -1,5 +1,6 @@
 import { Lexer, type Token, type Tokens } from 'marked';
 import type { ParsedDocument, ParsedSection } from './parsed.js';
+import { assertNesting } from './nesting.js';
 import { decodeText, squash, titleFromSource, type ReaderInput } from './_shared.js';
 
 /**
@@ -14,6 +15,8 @@ import { decodeText, squash, titleFromSource, type ReaderInput } from './_shared
  * - Section text is the Markdown source of the blocks under the heading, trimmed and joined with blank
  *   lines: code fences kept as written, `[text](url)` and `![alt](url)` reduced to `text` / `alt`,
  *   HTML tags and link definitions dropped.
+ * - A file nesting deeper than `MAX_MARKDOWN_NESTING` (`>` markers plus list levels, see
+ *   `markdownNestingDepth`) → `QuiverError('CORRUPT_FILE')` before marked sees it.
  */
 export async function readMarkdown(input: ReaderInput): Promise<ParsedDocument> {
   return parseMarkdown(decodeText(input.bytes), input.source, input.title);
@@ -21,6 +24,7 @@ export async function readMarkdown(input: ReaderInput): Promise<ParsedDocument> 
 
 /** {@link readMarkdown} on a decoded string (synchronous; used by notes too). */
 export function parseMarkdown(source: string, origin: string, titleOverride?: string): ParsedDocument {
+  assertNesting(source, 'Markdown', origin);
   const { meta, body } = parseFrontMatter(source);
   const tokens = Lexer.lex(body, { gfm: true });
 

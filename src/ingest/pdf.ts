@@ -6,6 +6,13 @@ import { firstLineTitle } from './text.js';
 /** A vertical gap larger than this many line heights between two lines starts a new paragraph. */
 export const PDF_PARAGRAPH_GAP = 1.6;
 
+/**
+ * Pages read between two `pdf.cleanup()` calls. pdf.js otherwise keeps every page's parsed fonts
+ * and objects until the document is closed: a 2,000-page text PDF (2.5 MB) peaked at 490 MB RSS
+ * inside pdf.js without it and 270 MB with a cleanup every 50 pages.
+ */
+export const PDF_CLEANUP_PAGES = 50;
+
 /** The fields of a pdf.js text item that the joiner needs. */
 export interface PdfTextItem {
   str: string;
@@ -61,6 +68,8 @@ export async function readPdf(input: ReaderInput): Promise<ParsedDocument> {
       const content = await page.getTextContent();
       segments.push({ page: n, text: joinTextItems((content.items as unknown[]).filter(isTextItem)) });
       page.cleanup();
+      // pdf.js keeps parsed fonts and objects for the whole document; drop them now and then.
+      if (n % PDF_CLEANUP_PAGES === 0) await pdf.cleanup();
     }
     const info = await pdf
       .getMetadata()

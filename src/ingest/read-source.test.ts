@@ -1,9 +1,11 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isQuiverError, type QuiverErrorCode } from '../errors.js';
-import { readBytes, readLiteral, readPath, readSource } from './read-source.js';
+import type { ParsedDocument } from './parsed.js';
+import { allDocs, readBytes, readLiteral, readPath, readSource, type ReadResult } from './read-source.js';
+import { MAX_HTML_BYTES } from './size-limits.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -23,6 +25,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The documents of a read result, in an array. */
+async function docsOf(r: ReadResult | Promise<ReadResult>): Promise<ParsedDocument[]> {
+  return allDocs((await r).docs);
+}
+
 async function codeOf(p: Promise<unknown>): Promise<QuiverErrorCode | undefined> {
   try {
     await p;
@@ -35,15 +42,16 @@ async function codeOf(p: Promise<unknown>): Promise<QuiverErrorCode | undefined>
 
 describe('readPath', () => {
   it('dispatches by extension and records the given source', async () => {
-    const md = await readPath(join(dir, 'note.md'), 'note.md');
-    expect(md.docs[0]).toMatchObject({ kind: 'md', title: 'Note', source: 'note.md' });
-    expect((await readPath(join(dir, 'page.htm'))).docs[0]?.kind).toBe('html');
-    expect((await readPath(join(dir, 'plain.log'))).docs[0]?.kind).toBe('txt');
+    const md = await docsOf(readPath(join(dir, 'note.md'), 'note.md'));
+    expect(md[0]).toMatchObject({ kind: 'md', title: 'Note', source: 'note.md' });
+    expect((await docsOf(readPath(join(dir, 'page.htm'))))[0]?.kind).toBe('html');
+    expect((await docsOf(readPath(join(dir, 'plain.log'))))[0]?.kind).toBe('txt');
   });
 
   it('returns JSONL documents plus per-line errors', async () => {
     const r = await readPath(join(dir, 'data.ndjson'), 'data.ndjson');
-    expect(r.docs.map((d) => d.source)).toEqual(['a', 'b']);
+    // JSONL ids are scoped by the file: `<file source>#<id>`.
+    expect((await allDocs(r.docs)).map((d) => d.source)).toEqual(['data.ndjson#a', 'data.ndjson#b']);
     expect(r.errors).toEqual([expect.objectContaining({ source: 'data.ndjson:2', line: 2 })]);
   });
 
@@ -60,20 +68,51 @@ describe('readPath', () => {
   });
 
   it('honours a forced kind and a title override', async () => {
-    const r = await readPath(join(dir, 'plain.log'), 'p', { kind: 'md', title: 'Forced' });
-    expect(r.docs[0]).toMatchObject({ kind: 'md', title: 'Forced' });
+    const r = await docsOf(readPath(join(dir, 'plain.log'), 'p', { kind: 'md', title: 'Forced' }));
+    expect(r[0]).toMatchObject({ kind: 'md', title: 'Forced' });
+  });
+
+  it('refuses Markdown, HTML and PDF over their ceilings, naming the format and the ceiling', async () => {
+    const big = join(dir, 'huge.html');
+    await truncate(big, 0).catch(() => undefined);
+    await writeFile(big, '');
+    await truncate(big, MAX_HTML_BYTES + 1); // sparse: nothing is written or read
+    const err = await readPath(big, 'huge.html', { maxBytes: 2 * MAX_HTML_BYTES }).catch((e: unknown) => e);
+    expect(isQuiverError(err, 'FILE_TOO_LARGE')).toBe(true);
+    expect((err as Error).message).toMatch(
+      new RegExp(
+        `huge.html is ${MAX_HTML_BYTES + 1} bytes of HTML, over the HTML ceiling of ${MAX_HTML_BYTES}.*plain text is read in parts`,
+      ),
+    );
+    expect(
+      await codeOf(
+        readBytes(new Uint8Array(MAX_HTML_BYTES + 1).fill(0x61), 'x.html', { maxBytes: 2 * MAX_HTML_BYTES }),
+      ),
+    ).toBe('FILE_TOO_LARGE');
+  });
+
+  it('gives CORRUPT_FILE for a file nested too deeply, before any parser sees it', async () => {
+    const quotes = join(dir, 'quotes.md');
+    await writeFile(quotes, '>'.repeat(20_000) + ' deep\n');
+    const err = await readPath(quotes, 'quotes.md').catch((e: unknown) => e);
+    expect(isQuiverError(err, 'CORRUPT_FILE')).toBe(true);
+    expect((err as Error).message).toBe(
+      'quiver: quotes.md nests 20000 levels deep at line 1, over the Markdown limit of 100',
+    );
+    const html = '<html><body>' + '<div>'.repeat(5000) + 'x' + '</div>'.repeat(5000);
+    expect(await codeOf(readBytes(new TextEncoder().encode(html), 'deep.html'))).toBe('CORRUPT_FILE');
   });
 });
 
 describe('readLiteral / readBytes / readSource', () => {
-  it('reads literal text as a note with a content-derived source', () => {
-    const a = readLiteral({ text: 'Remember the milk.\nAnd eggs.' });
-    const b = readLiteral({ text: 'Remember the milk.\nAnd eggs.' });
-    expect(a.docs[0]?.kind).toBe('note');
-    expect(a.docs[0]?.source).toMatch(/^text:[0-9a-f]{16}$/);
-    expect(a.docs[0]?.source).toBe(b.docs[0]?.source);
-    expect(a.docs[0]?.title).toBe('Remember the milk.');
-    expect(readLiteral({ text: 'x', source: 'notes/1', title: 'T' }).docs[0]).toMatchObject({
+  it('reads literal text as a note with a content-derived source', async () => {
+    const a = await docsOf(readLiteral({ text: 'Remember the milk.\nAnd eggs.' }));
+    const b = await docsOf(readLiteral({ text: 'Remember the milk.\nAnd eggs.' }));
+    expect(a[0]?.kind).toBe('note');
+    expect(a[0]?.source).toMatch(/^text:[0-9a-f]{16}$/);
+    expect(a[0]?.source).toBe(b[0]?.source);
+    expect(a[0]?.title).toBe('Remember the milk.');
+    expect((await docsOf(readLiteral({ text: 'x', source: 'notes/1', title: 'T' })))[0]).toMatchObject({
       source: 'notes/1',
       title: 'T',
     });
@@ -81,15 +120,15 @@ describe('readLiteral / readBytes / readSource', () => {
   });
 
   it('reads uploaded bytes by their name', async () => {
-    const r = await readBytes(new TextEncoder().encode('# Up\n\nloaded'), 'upload.md');
-    expect(r.docs[0]).toMatchObject({ kind: 'md', title: 'Up', source: 'upload.md' });
+    const r = await docsOf(readBytes(new TextEncoder().encode('# Up\n\nloaded'), 'upload.md'));
+    expect(r[0]).toMatchObject({ kind: 'md', title: 'Up', source: 'upload.md' });
   });
 
   it('readSource accepts all three input shapes', async () => {
-    expect((await readSource(join(dir, 'note.md'))).docs[0]?.title).toBe('Note');
-    expect((await readSource({ text: 'hello note' }, { title: 'Opt' })).docs[0]?.title).toBe('Opt');
+    expect((await docsOf(readSource(join(dir, 'note.md'))))[0]?.title).toBe('Note');
+    expect((await docsOf(readSource({ text: 'hello note' }, { title: 'Opt' })))[0]?.title).toBe('Opt');
     expect(
-      (await readSource({ bytes: new TextEncoder().encode('a\nb'), source: 'x.txt' })).docs[0]?.kind,
+      (await docsOf(readSource({ bytes: new TextEncoder().encode('a\nb'), source: 'x.txt' })))[0]?.kind,
     ).toBe('txt');
   });
 });

@@ -1,13 +1,22 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import { QuiverError } from '../errors.js';
+import { createReadStream } from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
+import { isQuiverError, QuiverError } from '../errors.js';
 import type { DocKind } from '../types.js';
-import { DEFAULT_MAX_FILE_BYTES, detectKind, validateBytes } from './detect.js';
+import { binaryReason, DEFAULT_MAX_FILE_BYTES, detectKind, SNIFF_BYTES, validateBytes } from './detect.js';
 import { readHtml } from './html.js';
 import { readJsonl } from './jsonl.js';
 import { readMarkdown } from './markdown.js';
 import type { ParsedDocument } from './parsed.js';
 import { readPdf } from './pdf.js';
+import { assertTreeSize } from './size-limits.js';
+import {
+  bytesInChunks,
+  TEXT_PART_BYTES,
+  TEXT_READ_CHUNK_BYTES,
+  textParts,
+  validateTextStream,
+} from './text-parts.js';
 import { parseText, readText } from './text.js';
 
 /** A part of a source that could not be read while the rest could (a bad JSONL line). */
@@ -19,9 +28,14 @@ export interface ReadError {
   message: string;
 }
 
-/** What the read functions return: usually one document; a JSONL file gives many plus per-line errors. */
+/**
+ * What the read functions return: usually one document; a JSONL file gives many plus per-line
+ * errors; plain text over `TEXT_PART_BYTES` gives its parts lazily, read from disk as the caller
+ * iterates (`for await` takes both shapes). Iterating a lazy result can still throw (INVALID_UTF8
+ * or UNREADABLE if the file changed after it was checked): treat that as the file failing.
+ */
 export interface ReadResult {
-  docs: ParsedDocument[];
+  docs: Iterable<ParsedDocument> | AsyncIterable<ParsedDocument>;
   errors: ReadError[];
 }
 
@@ -54,6 +68,12 @@ export interface LiteralBytes {
  * {@link readBytes}. `source` is the identity to record (the caller usually makes it relative to a
  * root); it defaults to `path`.
  *
+ * Plain text (kind `txt`) over {@link TEXT_PART_BYTES} is never read whole: its first
+ * {@link SNIFF_BYTES} are sniffed as {@link readBytes} would, one streaming pass checks the UTF-8
+ * (INVALID_UTF8 names the byte offset) and that there is text, and the result yields the parts of
+ * `textParts` (sources `<source>#part-0001`, …) as a second pass streams the file again. Markdown,
+ * HTML and PDF over their ceilings (`size-limits.ts`) → FILE_TOO_LARGE before reading.
+ *
  * Throws UNREADABLE (missing or unreadable), BAD_INPUT (a directory), FILE_TOO_LARGE, and the codes
  * of {@link readBytes}.
  */
@@ -74,10 +94,7 @@ export async function readPath(
     size = st.size;
   } catch (cause) {
     if (cause instanceof QuiverError) throw cause;
-    throw new QuiverError('UNREADABLE', `quiver: cannot read ${path} (${codeOf(cause)})`, {
-      cause,
-      details: { path },
-    });
+    throw unreadable(path, cause);
   }
   if (size > maxBytes) {
     throw new QuiverError(
@@ -88,22 +105,82 @@ export async function readPath(
       },
     );
   }
+  if (size > TEXT_PART_BYTES) {
+    const head = await readHead(path, SNIFF_BYTES);
+    const kind = options.kind ?? detectKind(path, head);
+    assertTreeSize(kind, size, source);
+    if (kind === 'txt') return readLargeText(path, source, head, options);
+  }
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
   } catch (cause) {
-    throw new QuiverError('UNREADABLE', `quiver: cannot read ${path} (${codeOf(cause)})`, {
-      cause,
-      details: { path },
-    });
+    throw unreadable(path, cause);
   }
   return readBytes(bytes, source, { ...options, name: path });
 }
 
+/** The streamed path of {@link readPath} for big plain text. */
+async function readLargeText(
+  path: string,
+  source: string,
+  head: Uint8Array,
+  options: ReadOptions,
+): Promise<ReadResult> {
+  const binary = binaryReason(head);
+  if (binary !== undefined) {
+    throw new QuiverError('BINARY_FILE', `quiver: ${source} looks binary (${binary})`, {
+      details: { source },
+    });
+  }
+  const chunks = (): AsyncIterable<Uint8Array> => streamFile(path);
+  await validateTextStream(chunks(), source);
+  const partOptions = options.title === undefined ? {} : { title: options.title };
+  return { docs: textParts(chunks(), source, partOptions), errors: [] };
+}
+
+/** The file as chunks of {@link TEXT_READ_CHUNK_BYTES}; a read failure → UNREADABLE. */
+async function* streamFile(path: string): AsyncGenerator<Uint8Array> {
+  const stream = createReadStream(path, { highWaterMark: TEXT_READ_CHUNK_BYTES });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) yield chunk;
+  } catch (cause) {
+    throw unreadable(path, cause);
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** Up to the first `n` bytes of a file. */
+async function readHead(path: string, n: number): Promise<Uint8Array> {
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const buffer = new Uint8Array(n);
+      const { bytesRead } = await handle.read(buffer, 0, n, 0);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } catch (cause) {
+    throw unreadable(path, cause);
+  }
+}
+
+function unreadable(path: string, cause: unknown): QuiverError {
+  return new QuiverError('UNREADABLE', `quiver: cannot read ${path} (${codeOf(cause)})`, {
+    cause,
+    details: { path },
+  });
+}
+
 /**
  * Validate bytes ({@link validateBytes}), pick the reader ({@link detectKind} on `options.name ??
- * source`, unless `options.kind`) and read. Throws FILE_TOO_LARGE, EMPTY_FILE, BINARY_FILE,
- * INVALID_UTF8, CORRUPT_FILE (a damaged PDF), UNSUPPORTED_FILE (a kind with no reader).
+ * source`, unless `options.kind`) and read. Plain text over `TEXT_PART_BYTES` is yielded in parts
+ * as {@link readPath} does (from memory). Throws FILE_TOO_LARGE (over `maxBytes`, or Markdown, HTML
+ * or PDF over its ceiling), EMPTY_FILE, BINARY_FILE, INVALID_UTF8, CORRUPT_FILE (a damaged PDF, a
+ * file nested too deeply, or any `RangeError` such as a stack overflow inside a reader),
+ * UNSUPPORTED_FILE (a kind with no reader).
  */
 export async function readBytes(
   bytes: Uint8Array,
@@ -112,7 +189,31 @@ export async function readBytes(
 ): Promise<ReadResult> {
   const kind = options.kind ?? detectKind(options.name ?? source, bytes);
   validateBytes(bytes, kind, { maxBytes: options.maxBytes ?? DEFAULT_MAX_FILE_BYTES, source });
+  assertTreeSize(kind, bytes.length, source);
+  if (kind === 'txt' && bytes.length > TEXT_PART_BYTES) {
+    const partOptions = options.title === undefined ? {} : { title: options.title };
+    return { docs: textParts(bytesInChunks(bytes), source, partOptions), errors: [] };
+  }
   const input = options.title === undefined ? { source, bytes } : { source, bytes, title: options.title };
+  try {
+    return await readKind(kind, input);
+  } catch (e) {
+    if (e instanceof RangeError && !isQuiverError(e)) {
+      throw new QuiverError(
+        'CORRUPT_FILE',
+        `quiver: ${source} cannot be parsed safely as ${kind} (${e.message}); it is probably nested too deeply`,
+        { cause: e, details: { source, kind } },
+      );
+    }
+    throw e;
+  }
+}
+
+async function readKind(
+  kind: DocKind,
+  input: { source: string; bytes: Uint8Array; title?: string },
+): Promise<ReadResult> {
+  const { source } = input;
   switch (kind) {
     case 'md':
       return one(await readMarkdown(input));
@@ -166,6 +267,19 @@ export async function readSource(
     );
   const title = input.title ?? options.title;
   return readBytes(input.bytes, input.source, title === undefined ? options : { ...options, title });
+}
+
+/**
+ * Every document of a read result in an array: for small results and tests. A lazily read large
+ * text is then all in memory, so ingest iterates `docs` with `for await` instead.
+ *
+ * @example (await allDocs((await readPath('notes.md')).docs))[0]?.title
+ */
+export async function allDocs(docs: ReadResult['docs']): Promise<ParsedDocument[]> {
+  if (Array.isArray(docs)) return docs as ParsedDocument[];
+  const out: ParsedDocument[] = [];
+  for await (const d of docs) out.push(d);
+  return out;
 }
 
 function one(doc: ParsedDocument): ReadResult {

@@ -1,8 +1,9 @@
 import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { open, readdir, stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { QuiverError } from '../errors.js';
+import { binaryReason, hasPdfMagic, KNOWN_EXTENSIONS, SNIFF_BYTES } from './detect.js';
 
 /** Folder names never descended into: dependencies, build output, caches, VCS metadata. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
@@ -29,10 +30,20 @@ export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
 ]);
 
 export interface WalkOptions {
-  /** Glob patterns (picomatch) over the path relative to the root, POSIX separators; a file must match one. Defaults to all files. */
+  /**
+   * Glob patterns (picomatch) over the path relative to the root, POSIX separators; a file must
+   * match one. A matching file is taken whatever its extension (binary sniffing still applies).
+   * Defaults to all files with a known extension.
+   */
   include?: string[];
   /** Glob patterns; a file or folder matching any is skipped. */
   exclude?: string[];
+  /**
+   * Absolute paths of the vault's own files: a file whose absolute path is one of them, or starts
+   * with one (`vault.db-wal`, `vault.db-shm`, `vault.db.hnsw…`, `vault.db.lexical…`), is skipped as
+   * `'vault-file'`. Defaults to none.
+   */
+  ownFiles?: readonly string[];
 }
 
 /** A file found by {@link walkFiles}. */
@@ -42,6 +53,18 @@ export interface WalkFile {
   /** Relative to the root, POSIX separators. */
   relPath: string;
 }
+
+/** Why a folder walk passed over a file. */
+export type SkipReason = 'vault-file' | 'binary' | 'unknown-type';
+
+/** A file a folder walk found but will not have read, and why (reported so a caller can list them). */
+export interface WalkSkipped {
+  path: string;
+  relPath: string;
+  skipped: SkipReason;
+}
+
+const KNOWN: ReadonlySet<string> = new Set(KNOWN_EXTENSIONS);
 
 /** An entry that could not be read; reported instead of thrown so a walk never stops half-way. */
 export interface WalkError {
@@ -57,13 +80,22 @@ export interface WalkError {
  * Skips hidden files and folders (a leading `.`), folders in {@link SKIPPED_DIRS}, and symlinks to
  * folders (never followed, so loops are impossible); symlinks to files are yielded. `include` /
  * `exclude` globs match the relative path (`dot: true`, so patterns see hidden names if asked).
- * Entries that cannot be read (permissions, dangling links) are yielded as {@link WalkError}s. A
- * `root` that is a file yields that file alone.
+ *
+ * A file that passes the globs is still yielded as a {@link WalkSkipped}, in this order of checks:
+ * - `'vault-file'`: its absolute path is, or starts with, one of `ownFiles`;
+ * - `'unknown-type'`: its extension (case-insensitive) is not in `KNOWN_EXTENSIONS` and no `include`
+ *   was given (a matching `include` takes any extension in);
+ * - `'binary'`: its first `SNIFF_BYTES` look binary (`binaryReason`: a NUL byte, control bytes, a
+ *   SQLite header), unless they hold the `%PDF-` magic.
+ *
+ * Entries that cannot be read (permissions, dangling links, a file that cannot be sniffed) are
+ * yielded as {@link WalkError}s. A `root` that is a file yields that file alone, never skipped (its
+ * reader gives its own error).
  */
 export async function* walkFiles(
   root: string,
   options: WalkOptions = {},
-): AsyncGenerator<WalkFile | WalkError> {
+): AsyncGenerator<WalkFile | WalkError | WalkSkipped> {
   const include =
     options.include !== undefined && options.include.length > 0
       ? picomatch(options.include, { dot: true })
@@ -74,6 +106,7 @@ export async function* walkFiles(
       : undefined;
   const wanted = (rel: string): boolean =>
     (include === undefined || include(rel)) && !(exclude?.(rel) ?? false);
+  const own = (options.ownFiles ?? []).map((f) => resolve(f));
 
   let rootStat;
   try {
@@ -88,8 +121,27 @@ export async function* walkFiles(
     return;
   }
 
+  /** The file itself, or why it is skipped. */
+  async function judge(path: string, rel: string): Promise<WalkFile | WalkError | WalkSkipped> {
+    const abs = resolve(path);
+    if (own.some((f) => abs.startsWith(f))) return { path, relPath: rel, skipped: 'vault-file' };
+    if (include === undefined && !KNOWN.has(extensionOf(rel))) {
+      return { path, relPath: rel, skipped: 'unknown-type' };
+    }
+    let head: Uint8Array;
+    try {
+      head = await readHead(path);
+    } catch (cause) {
+      return { path, relPath: rel, error: unreadable(path, cause) };
+    }
+    if (!hasPdfMagic(head) && binaryReason(head) !== undefined) {
+      return { path, relPath: rel, skipped: 'binary' };
+    }
+    return { path, relPath: rel };
+  }
+
   // Folders are visited depth first, entries in sorted order.
-  async function* visit(dirRel: string): AsyncGenerator<WalkFile | WalkError> {
+  async function* visit(dirRel: string): AsyncGenerator<WalkFile | WalkError | WalkSkipped> {
     const dirPath = dirRel === '' ? root : join(root, dirRel);
     let entries: Dirent[];
     try {
@@ -121,11 +173,30 @@ export async function* walkFiles(
           continue;
         yield* visit(rel);
       } else if (isFile && wanted(rel)) {
-        yield { path, relPath: rel };
+        yield await judge(path, rel);
       }
     }
   }
   yield* visit('');
+}
+
+/** The lowercased extension of a path's last segment ('' for none or a leading dot only). */
+function extensionOf(rel: string): string {
+  const base = rel.slice(rel.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+}
+
+/** Up to the first {@link SNIFF_BYTES} of a file. */
+async function readHead(path: string): Promise<Uint8Array> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = new Uint8Array(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }
 
 function unreadable(path: string, cause: unknown): QuiverError {

@@ -2,7 +2,7 @@ import { QuiverError } from '../../index.js';
 import type { Command } from '../command.js';
 import { str } from '../command.js';
 import { EXIT } from '../exit-codes.js';
-import { table } from '../table.js';
+import { mb, table } from '../table.js';
 
 export const batchesCommand: Command = {
   name: 'batches',
@@ -92,5 +92,3 @@ export const compactCommand: Command = {
     return EXIT.OK;
   },
 };
-
-const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

@@ -1,7 +1,7 @@
 import { CONFIG_KEYS, type ConfigKey, SqliteStore } from '../../index.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
-import { table } from '../table.js';
+import { mb, table } from '../table.js';
 
 export const initCommand: Command = {
   name: 'init',
@@ -119,5 +119,3 @@ export const doctorCommand: Command = {
     return report.embedder.ok ? EXIT.OK : EXIT.INCOMPATIBLE;
   },
 };
-
-const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
