@@ -23,6 +23,7 @@ const BENCHES: { name: string; optIn?: boolean; run: () => Promise<unknown> }[] 
   { name: 'ranker-ladder', run: async () => (await import('./ranker-ladder.js')).benchRankerLadder() },
   { name: 'ann', run: async () => (await import('./ann.js')).benchAnn() },
   { name: 'scale', optIn: true, run: async () => (await import('./scale.js')).benchScale() },
+  { name: 'cli-start', optIn: true, run: async () => (await import('./cli-start.js')).benchCliStart() },
   { name: 'faults', optIn: true, run: async () => (await import('./faults.js')).benchFaults() },
 ];
 
@@ -40,6 +41,7 @@ const ORDER = [
   'eval',
   'noise',
   'ranker-ladder',
+  'cli-start',
   'faults',
 ];
 
@@ -60,6 +62,7 @@ const HEADINGS: Record<string, string> = {
   eval: '## Evaluation',
   noise: '## Noise score',
   'ranker-ladder': '## Ranker ladder',
+  'cli-start': '## CLI cold start',
   faults: '## Faults',
 };
 

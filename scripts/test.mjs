@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs the whole check: type-check, lint, format check, then vitest with a JSON reporter, and prints
+// Runs the whole check: build (dist/, which the package and bin/quiver.js use), type-check, lint,
+// format check, then vitest with a JSON reporter, and prints
 // the closing line `N passed, N failed` that CI reads (vitest's own summary is not recognised).
 // A failed type-check, lint or format check counts as one failure each.
 import { spawnSync } from 'node:child_process';
@@ -15,6 +16,7 @@ const run = (cmd, args, env = {}) =>
 
 if (extra.length === 0) {
   for (const [name, cmd, args] of [
+    ['build', 'npm', ['run', 'build', '--silent']],
     ['type-check', 'npx', ['tsc', '-p', 'tsconfig.json']],
     ['lint', 'npx', ['eslint', '.']],
     ['format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']],

@@ -266,3 +266,35 @@ describe('quiver add above the ANN threshold', () => {
     expect(existsSync(ann.file!)).toBe(true);
   });
 });
+
+describe('command-line conventions (issue 14)', () => {
+  const t = tempDir();
+  const v = join(t.dir, 'conv.db');
+  afterAll(() => t.cleanup());
+
+  it('global options go before or after the command alike', async () => {
+    const before = await runCli(['--vault', v, '--json', 'add', '--text', 'Kale grows in cold weather.']);
+    expect(before.code, before.stderr).toBe(0);
+    const after = await runCli(['search', 'kale', '--vault', v, '--json']);
+    const front = await runCli(['--json', '--vault=' + v, 'search', 'kale']);
+    expect(front.code, front.stderr).toBe(0);
+    const results = (r: typeof after) => r.json<{ results: Hit[] }>().results.map((h) => h.section_id);
+    expect(results(front)).toEqual(results(after));
+    expect(results(front).length).toBe(1);
+  });
+
+  it('a negative number is a value, not an unknown flag', async () => {
+    const r = await runCli(['noise', 'suggest', '--min-score', '-1000', '--vault', v, '--json']);
+    expect(r.stderr).not.toMatch(/ambiguous/);
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it("quiver help <command> prints that command's options; quiver --help exits 0", async () => {
+    const h = await runCli(['help', 'add']);
+    expect(h.code).toBe(0);
+    expect(h.stdout).toMatch(/usage: quiver add/);
+    expect(h.stdout).toMatch(/--sync/);
+    expect((await runCli(['--help'])).code).toBe(0);
+    expect((await runCli([])).code).toBe(2);
+  });
+});

@@ -32,7 +32,6 @@ export interface CommandContext {
 /** A CLI command, declared as data: its name, options and a run function returning an exit code. */
 export interface Command {
   name: string;
-  summary: string;
   usage: string;
   options: Record<string, OptionSpec>;
   run: (ctx: CommandContext) => Promise<number>;

@@ -1,22 +1,26 @@
 import { parseArgs } from 'node:util';
-import { isQuiverError, QuiverError, Vault, type ConfigKey } from '../index.js';
-import { COMMANDS } from './commands/index.js';
+// The error class comes from its own small module and the rest of the library (`../index.js`)
+// only when a command runs, so `quiver --help` starts without loading it.
+import { isQuiverError, QuiverError } from '../errors.js';
+import type { ConfigKey, Vault } from '../index.js';
+import { COMMANDS, type CommandEntry } from './commands/index.js';
 import { GLOBAL_OPTIONS, type Command, type OptionSpec } from './command.js';
+import { joinNegativeValues, splitCommand } from './argv.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { CliIO } from './io.js';
 
-function helpText(cmd?: Command): string {
-  if (cmd === undefined) {
+function helpText(entry?: CommandEntry, cmd?: Command): string {
+  if (entry === undefined || cmd === undefined) {
     const w = Math.max(...COMMANDS.map((c) => c.name.length));
     return [
       'quiver: a local-first RAG vault',
       '',
-      'usage: quiver <command> [options]',
+      'usage: quiver [global options] <command> [options]',
       '',
       ...COMMANDS.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`),
       '',
       'Global options: --vault FILE, --config FILE, --wait SECONDS, --json, --quiet, --help',
-      "Run 'quiver <command> --help' for a command's options.",
+      "Run 'quiver help <command>' (or 'quiver <command> --help') for a command's options.",
       '',
     ].join('\n');
   }
@@ -25,7 +29,7 @@ function helpText(cmd?: Command): string {
   return [
     `usage: ${cmd.usage}`,
     '',
-    cmd.summary,
+    entry.summary,
     '',
     ...opts.map(([n, o]) => `  --${(n + (o.type === 'string' ? ' VALUE' : '')).padEnd(w)}  ${o.help}`),
     '',
@@ -37,25 +41,36 @@ function helpText(cmd?: Command): string {
  * Only `bin/quiver.js` calls `process.exit`. Errors are mapped to exit codes in one place.
  */
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
-  const [name, ...rest] = argv;
+  // Global options may come before the command too (`quiver --vault v.db add notes/`).
+  const { name, rest: moved, leading } = splitCommand(argv, GLOBAL_OPTIONS);
+  const askedHelp = leading.includes('--help') || leading.includes('-h');
+  if (name === 'help' && moved[0] !== undefined && !moved[0].startsWith('-')) {
+    const target = COMMANDS.find((c) => c.name === moved[0]);
+    if (target !== undefined) {
+      io.stdout.write(helpText(target, await target.load()));
+      return EXIT.OK;
+    }
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(helpText());
-    return name === undefined ? EXIT.USAGE : EXIT.OK;
+    return name === undefined && !askedHelp ? EXIT.USAGE : EXIT.OK;
   }
   if (name === '--version') {
     io.stdout.write('quiver 0.1.0\n');
     return EXIT.OK;
   }
-  const cmd = COMMANDS.find((c) => c.name === name);
-  if (cmd === undefined) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (entry === undefined) {
     io.stderr.write(`quiver: unknown command "${name}"\n\n${helpText()}`);
     return EXIT.USAGE;
   }
+  const cmd = await entry.load();
   const specs: Record<string, OptionSpec> = { ...GLOBAL_OPTIONS, ...cmd.options };
+  const rest = joinNegativeValues(moved, specs);
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...rest],
+      args: rest,
       options: Object.fromEntries(
         Object.entries(specs).map(([n, o]) => [
           n,
@@ -70,12 +85,12 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       strict: true,
     });
   } catch (e) {
-    io.stderr.write(`quiver ${cmd.name}: ${(e as Error).message}\n\n${helpText(cmd)}`);
+    io.stderr.write(`quiver ${cmd.name}: ${(e as Error).message}\n\n${helpText(entry, cmd)}`);
     return EXIT.USAGE;
   }
   const values = parsed.values as Record<string, string | boolean | string[] | boolean[] | undefined>;
   if (values.help === true) {
-    io.stdout.write(helpText(cmd));
+    io.stdout.write(helpText(entry, cmd));
     return EXIT.OK;
   }
   const overrides: Partial<Record<ConfigKey, unknown>> = {};
@@ -96,7 +111,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       out: (s) => io.stdout.write(s),
       err: (s) => io.stderr.write(s),
       openVault: async (extra = {}) => {
-        vault = await Vault.open({
+        const { Vault: VaultClass } = await import('../index.js');
+        vault = await VaultClass.open({
           overrides,
           env: io.env,
           logger: { warn: (m) => io.stderr.write(`${m}\n`) },

@@ -7,7 +7,7 @@
  * not given it embeds one probe text first and fixes `dims` (and `id`) from the reply. Every later
  * reply must have that length.
  */
-import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { openaiSdk } from '../_openai.js';
 import { QuiverError } from '../errors.js';
 import { normalize } from '../math/vector.js';
 import { abortedError } from './_abort.js';
@@ -120,12 +120,12 @@ export function parseEmbeddingReply(
 /** Maps an SDK failure to a QuiverError. The key is never part of any message. */
 function mapError(e: unknown, url: string, timeoutMs: number, signal: AbortSignal | undefined): QuiverError {
   if (e instanceof QuiverError) return e;
-  if (e instanceof APIUserAbortError || signal?.aborted === true) {
+  if (e instanceof openaiSdk().APIUserAbortError || signal?.aborted === true) {
     return signal !== undefined
       ? abortedError(signal)
       : new QuiverError('ABORTED', 'quiver: embedding was aborted');
   }
-  if (e instanceof APIConnectionTimeoutError) {
+  if (e instanceof openaiSdk().APIConnectionTimeoutError) {
     return new QuiverError(
       'TIMEOUT',
       `quiver: embeddings endpoint ${url} did not answer within ${timeoutMs} ms`,
@@ -135,7 +135,7 @@ function mapError(e: unknown, url: string, timeoutMs: number, signal: AbortSigna
       },
     );
   }
-  if (e instanceof APIError && e.status !== undefined) {
+  if (e instanceof openaiSdk().APIError && e.status !== undefined) {
     const hint = e.status === 401 || e.status === 403 ? ' (check the API key variable)' : '';
     return new QuiverError(
       'REMOTE',
@@ -176,7 +176,7 @@ export async function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Prom
   const documentPrefix = options.documentPrefix ?? '';
   const env = options.env ?? process.env;
   const apiKey = env[options.apiKeyEnv ?? DEFAULT_OPENAI_API_KEY_ENV] ?? '';
-  const client = new OpenAI({
+  const client = new (openaiSdk().OpenAI)({
     baseURL,
     apiKey: apiKey === '' ? LOCAL_API_KEY_PLACEHOLDER : apiKey,
     timeout: timeoutMs,

@@ -1,5 +1,6 @@
-import { Readability } from '@mozilla/readability';
-import { JSDOM, VirtualConsole } from 'jsdom';
+import { createRequire } from 'node:module';
+import type { Readability as ReadabilityClass } from '@mozilla/readability';
+import type { JSDOM } from 'jsdom';
 import type { ParsedDocument, ParsedSection } from './parsed.js';
 import { assertNesting } from './nesting.js';
 import { decodeText, squash, titleFromSource, type ReaderInput } from './_shared.js';
@@ -70,7 +71,7 @@ export function parseHtml(html: string, origin: string, titleOverride?: string):
 
   let root: Element | undefined;
   let readTitle = '';
-  const article = new Readability(doc, { charThreshold: 100 }).parse();
+  const article = new (readability())(doc, { charThreshold: 100 }).parse();
   if (article?.content != null && squash(article.textContent ?? '').length > 0) {
     const holder = doc.createElement('div');
     holder.innerHTML = article.content;
@@ -111,13 +112,22 @@ export function parseHtml(html: string, origin: string, titleOverride?: string):
 }
 
 let shared: JSDOM | undefined;
+const require = createRequire(import.meta.url);
+/** jsdom and Readability, loaded on the first page read (jsdom alone costs ~0.3 s at start-up). */
+const dom = (): { JSDOM: typeof JSDOM; VirtualConsole: typeof import('jsdom').VirtualConsole } =>
+  require('jsdom') as typeof import('jsdom');
+const readability = (): typeof ReadabilityClass =>
+  (require('@mozilla/readability') as { Readability: typeof ReadabilityClass }).Readability;
 
 /**
  * Parse HTML into a Document with one shared jsdom window's DOMParser: no window per page (creating
  * one costs tens of milliseconds), no script execution, no resource loading.
  */
 function parseDocument(html: string): Document {
-  shared ??= new JSDOM('', { virtualConsole: new VirtualConsole() });
+  if (shared === undefined) {
+    const { JSDOM: Dom, VirtualConsole } = dom();
+    shared = new Dom('', { virtualConsole: new VirtualConsole() });
+  }
   return new shared.window.DOMParser().parseFromString(html, 'text/html');
 }
 

@@ -3,7 +3,7 @@
  * Ollama, LM Studio …) through the `openai` SDK. A thin adapter: it converts the prompt to two
  * messages, errors to QuiverErrors and the reply to a `GenerateResult`.
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { openaiSdk } from '../../_openai.js';
 import { QuiverError } from '../../errors.js';
 import { splitReasoning } from '../citations.js';
 import { estimateTokens, type GenerateOptions, type GenerateResult, type Generator } from '../generator.js';
@@ -70,13 +70,13 @@ function nonNegativeInt(name: string, value: number, min: number): number {
  */
 export function toQuiverError(e: unknown, where: string, signal?: AbortSignal): QuiverError {
   if (e instanceof QuiverError) return e;
-  if (e instanceof APIUserAbortError || signal?.aborted === true) {
+  if (e instanceof openaiSdk().APIUserAbortError || signal?.aborted === true) {
     return new QuiverError('ABORTED', `quiver: generation at ${where} was aborted`, { cause: e });
   }
-  if (e instanceof APIConnectionTimeoutError) {
+  if (e instanceof openaiSdk().APIConnectionTimeoutError) {
     return new QuiverError('TIMEOUT', `quiver: ${where} did not answer in time`, { cause: e });
   }
-  if (e instanceof APIError && e.status !== undefined) {
+  if (e instanceof openaiSdk().APIError && e.status !== undefined) {
     const message = e.message;
     const contextWindow = (e.status === 400 || e.status === 413) && isContextWindowMessage(message);
     return new QuiverError('REMOTE', `quiver: ${where} answered HTTP ${e.status}: ${message}`, {
@@ -84,7 +84,7 @@ export function toQuiverError(e: unknown, where: string, signal?: AbortSignal): 
       details: { status: e.status, contextWindow },
     });
   }
-  if (e instanceof APIConnectionError) {
+  if (e instanceof openaiSdk().APIConnectionError) {
     return new QuiverError('REMOTE', `quiver: could not reach ${where}: ${e.message}`, { cause: e });
   }
   const message = e instanceof Error ? e.message : String(e);
@@ -115,7 +115,12 @@ export function createOpenAIGenerator(options: OpenAIGeneratorOptions): Generato
   const timeout = nonNegativeInt('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1);
   const maxRetries = nonNegativeInt('maxRetries', options.maxRetries ?? DEFAULT_MAX_RETRIES, 0);
   const env = options.env ?? process.env;
-  const client = new OpenAI({ baseURL, apiKey: env[apiKeyEnv] ?? NO_API_KEY, timeout, maxRetries });
+  const client = new (openaiSdk().OpenAI)({
+    baseURL,
+    apiKey: env[apiKeyEnv] ?? NO_API_KEY,
+    timeout,
+    maxRetries,
+  });
   const where = `${baseURL} (model ${model})`;
 
   return {

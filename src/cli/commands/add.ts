@@ -7,7 +7,6 @@ import { table } from '../table.js';
 
 export const addCommand: Command = {
   name: 'add',
-  summary: 'ingest files, folders, text or stdin (-) as one batch',
   usage: 'quiver add <path|-> [...] [--text TEXT] [--include GLOB] [--exclude GLOB]',
   options: {
     text: { type: 'string', multiple: true, help: 'add this literal text as a note' },

@@ -34,7 +34,6 @@ export function askJson(r: AskResult): Record<string, unknown> {
 
 export const askCommand: Command = {
   name: 'ask',
-  summary: 'answer a question from the vault, citing the sections it rests on',
   usage: 'quiver ask "question" [--generator extractive|openai] [--show-context] [--json]',
   options: {
     ...RETRIEVAL_OPTIONS,

@@ -5,7 +5,6 @@ import { EXIT } from '../exit-codes.js';
 
 export const backupCommand: Command = {
   name: 'backup',
-  summary: 'write a consistent copy of the vault to FILE while it stays in use',
   usage: 'quiver backup FILE',
   options: { force: { type: 'boolean', help: 'overwrite FILE if it exists' } },
   async run(ctx) {

@@ -6,7 +6,6 @@ import { mb, table } from '../table.js';
 
 export const batchesCommand: Command = {
   name: 'batches',
-  summary: 'list ingest batches, newest first',
   usage: 'quiver batches',
   options: {},
   async run(ctx) {
@@ -36,7 +35,6 @@ export const batchesCommand: Command = {
 
 export const undoCommand: Command = {
   name: 'undo',
-  summary: 'roll back the last batch exactly (an update restores the previous version)',
   usage: 'quiver undo [--batch ID]',
   options: { batch: { type: 'string', help: 'the batch to roll back (must be the newest live one)' } },
   async run(ctx) {
@@ -53,7 +51,6 @@ export const undoCommand: Command = {
 
 export const rmCommand: Command = {
   name: 'rm',
-  summary: 'take documents out of the vault as one batch (undo brings them back)',
   usage: 'quiver rm <doc id|source|folder/> [...]',
   options: {},
   async run(ctx) {
@@ -78,7 +75,6 @@ export const rmCommand: Command = {
 
 export const compactCommand: Command = {
   name: 'compact',
-  summary: "give free space back, drop other embedders' vectors and orphaned index files",
   usage: 'quiver compact',
   options: {},
   async run(ctx) {

@@ -102,7 +102,6 @@ function configsFrom(ctx: CommandContext): EvalConfig[] {
 
 export const evalCommand: Command = {
   name: 'eval',
-  summary: 'evaluate retrieval and answers on a question set (JSONL) or a BEIR folder; compare configs',
   usage:
     'quiver eval QUESTIONS.jsonl|BEIR_DIR [--vault V] [--config a.json …] [--variant select=mmr …] [--variants select=topk,mmr,dartboard] [--answer] [--judge lexical|fact-id|llm] [--split S] [--json OUT|-] [--html OUT]',
   options: {

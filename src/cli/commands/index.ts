@@ -1,44 +1,122 @@
 import type { Command } from '../command.js';
-import { addCommand } from './add.js';
-import { backupCommand } from './backup.js';
-import { reindexCommand } from './reindex.js';
-import { askCommand } from './ask.js';
-import { batchesCommand, compactCommand, rmCommand, undoCommand } from './batches.js';
-import { evalCommand } from './eval.js';
-import { doctorCommand, initCommand } from './init-doctor.js';
-import { docsCommand, readCommand } from './read.js';
-import {
-  learnCommand,
-  noiseCommand,
-  rankerCommand,
-  ratingsCommand,
-  rateCommand,
-  transcriptsCommand,
-} from './quality.js';
-import { contextCommand, searchCommand, sectionsCommand } from './search.js';
+
+/** A command as `quiver --help` lists it; its module is loaded only when it runs (a fast start). */
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  load: () => Promise<Command>;
+}
 
 /** Every command, in the order `quiver --help` lists them. */
-export const COMMANDS: readonly Command[] = [
-  initCommand,
-  addCommand,
-  searchCommand,
-  sectionsCommand,
-  contextCommand,
-  askCommand,
-  evalCommand,
-  readCommand,
-  docsCommand,
-  batchesCommand,
-  undoCommand,
-  rmCommand,
-  reindexCommand,
-  compactCommand,
-  backupCommand,
-  rateCommand,
-  ratingsCommand,
-  learnCommand,
-  noiseCommand,
-  rankerCommand,
-  transcriptsCommand,
-  doctorCommand,
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'init',
+    summary: 'create an empty vault (or check an existing one)',
+    load: async () => (await import('./init-doctor.js')).initCommand,
+  },
+  {
+    name: 'add',
+    summary: 'ingest files, folders, text or stdin (-) as one batch',
+    load: async () => (await import('./add.js')).addCommand,
+  },
+  {
+    name: 'search',
+    summary: 'search the vault (chunk hits merged per section); --queries FILE.jsonl for many',
+    load: async () => (await import('./search.js')).searchCommand,
+  },
+  {
+    name: 'sections',
+    summary: 'the best sections for a query, with their text',
+    load: async () => (await import('./search.js')).sectionsCommand,
+  },
+  {
+    name: 'context',
+    summary: 'numbered sections for a prompt (after selection, repeats skipped)',
+    load: async () => (await import('./search.js')).contextCommand,
+  },
+  {
+    name: 'ask',
+    summary: 'answer a question from the vault, citing the sections it rests on',
+    load: async () => (await import('./ask.js')).askCommand,
+  },
+  {
+    name: 'eval',
+    summary: 'evaluate retrieval and answers on a question set (JSONL) or a BEIR folder; compare configs',
+    load: async () => (await import('./eval.js')).evalCommand,
+  },
+  {
+    name: 'read',
+    summary: 'print a section (with its subsections) or, given a document id, its outline',
+    load: async () => (await import('./read.js')).readCommand,
+  },
+  {
+    name: 'docs',
+    summary: 'list the documents in the vault',
+    load: async () => (await import('./read.js')).docsCommand,
+  },
+  {
+    name: 'batches',
+    summary: 'list ingest batches, newest first',
+    load: async () => (await import('./batches.js')).batchesCommand,
+  },
+  {
+    name: 'undo',
+    summary: 'roll back the last batch exactly (an update restores the previous version)',
+    load: async () => (await import('./batches.js')).undoCommand,
+  },
+  {
+    name: 'rm',
+    summary: 'take documents out of the vault as one batch (undo brings them back)',
+    load: async () => (await import('./batches.js')).rmCommand,
+  },
+  {
+    name: 'reindex',
+    summary: 're-embed every chunk with the configured embedder (resumable); --refit refits the built-in IDF',
+    load: async () => (await import('./reindex.js')).reindexCommand,
+  },
+  {
+    name: 'compact',
+    summary: "give free space back, drop other embedders' vectors and orphaned index files",
+    load: async () => (await import('./batches.js')).compactCommand,
+  },
+  {
+    name: 'backup',
+    summary: 'write a consistent copy of the vault to FILE while it stays in use',
+    load: async () => (await import('./backup.js')).backupCommand,
+  },
+  {
+    name: 'rate',
+    summary: 'record feedback on a section (up, down, good, bad, read, cited, shown)',
+    load: async () => (await import('./quality.js')).rateCommand,
+  },
+  {
+    name: 'ratings',
+    summary: 'the feedback log, newest first',
+    load: async () => (await import('./quality.js')).ratingsCommand,
+  },
+  {
+    name: 'learn',
+    summary: 'log every answer as feedback for the ranker (on/off; off by default)',
+    load: async () => (await import('./quality.js')).learnCommand,
+  },
+  {
+    name: 'noise',
+    summary: 'noise scores, suggestions and marks (suggest, mark, keep, accept, fit, use, marks)',
+    load: async () => (await import('./quality.js')).noiseCommand,
+  },
+  {
+    name: 'ranker',
+    summary: 'the learned ranker (fit, use, show); off by default',
+    load: async () => (await import('./quality.js')).rankerCommand,
+  },
+  {
+    name: 'transcripts',
+    summary: 'past answers: list them, or show one in full',
+    load: async () => (await import('./quality.js')).transcriptsCommand,
+  },
+  {
+    name: 'doctor',
+    summary: 'show the effective config (and where each value came from), the store and the embedder',
+    load: async () => (await import('./init-doctor.js')).doctorCommand,
+  },
 ];

@@ -5,7 +5,6 @@ import { mb, table } from '../table.js';
 
 export const initCommand: Command = {
   name: 'init',
-  summary: 'create an empty vault (or check an existing one)',
   usage: 'quiver init [--vault FILE]',
   options: {},
   async run(ctx) {
@@ -19,7 +18,6 @@ export const initCommand: Command = {
 
 export const doctorCommand: Command = {
   name: 'doctor',
-  summary: 'show the effective config (and where each value came from), the store and the embedder',
   usage: 'quiver doctor [--fix]',
   options: {
     fix: {

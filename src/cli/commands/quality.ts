@@ -75,7 +75,6 @@ function noiseJson(r: NoiseRow): Record<string, unknown> {
 
 export const rateCommand: Command = {
   name: 'rate',
-  summary: 'record feedback on a section (up, down, good, bad, read, cited, shown)',
   usage: 'quiver rate <section-id> up|down|good|bad|read|cited|shown [--question Q]',
   options: { question: { type: 'string', help: 'the question the section was judged for' } },
   async run(ctx) {
@@ -96,7 +95,6 @@ export const rateCommand: Command = {
 
 export const ratingsCommand: Command = {
   name: 'ratings',
-  summary: 'the feedback log, newest first',
   usage: 'quiver ratings [--doc ID] [--limit N]',
   options: {
     doc: { type: 'string', help: 'only this document id' },
@@ -133,7 +131,6 @@ export const ratingsCommand: Command = {
 
 export const learnCommand: Command = {
   name: 'learn',
-  summary: 'log every answer as feedback for the ranker (on/off; off by default)',
   usage: 'quiver learn on|off',
   options: {},
   async run(ctx) {
@@ -197,7 +194,6 @@ function modelLines(
 
 export const noiseCommand: Command = {
   name: 'noise',
-  summary: 'noise scores, suggestions and marks (suggest, mark, keep, accept, fit, use, marks)',
   usage:
     'quiver noise suggest [--k N] [--min-score X] | mark <ref> [--reason R] | keep <ref> | accept [--k N] | fit [--save] | use on|off | marks',
   options: {
@@ -291,7 +287,6 @@ export const noiseCommand: Command = {
 
 export const rankerCommand: Command = {
   name: 'ranker',
-  summary: 'the learned ranker (fit, use, show); off by default',
   usage: 'quiver ranker fit [--save] | use on|off | show',
   options: { save: { type: 'boolean', help: 'fit: store the model (switch it on with `ranker use on`)' } },
   async run(ctx) {
@@ -368,7 +363,6 @@ function transcriptJson(t: Transcript): Record<string, unknown> {
 
 export const transcriptsCommand: Command = {
   name: 'transcripts',
-  summary: 'past answers: list them, or show one in full',
   usage: 'quiver transcripts [ID] [--limit N] [--json]',
   options: { limit: { type: 'string', help: 'transcripts to list (default 20)' } },
   async run(ctx) {

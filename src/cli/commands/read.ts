@@ -5,7 +5,6 @@ import { table } from '../table.js';
 
 export const readCommand: Command = {
   name: 'read',
-  summary: 'print a section (with its subsections) or, given a document id, its outline',
   usage: 'quiver read <section-id|doc-id>',
   options: {},
   async run(ctx) {
@@ -37,7 +36,6 @@ export const readCommand: Command = {
 
 export const docsCommand: Command = {
   name: 'docs',
-  summary: 'list the documents in the vault',
   usage: 'quiver docs [--limit N]',
   options: { limit: { type: 'string', help: 'at most this many' } },
   async run(ctx) {

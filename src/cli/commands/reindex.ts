@@ -4,7 +4,6 @@ import { progressWithIndex } from '../progress.js';
 
 export const reindexCommand: Command = {
   name: 'reindex',
-  summary: 're-embed every chunk with the configured embedder (resumable); --refit refits the built-in IDF',
   usage: 'quiver reindex [--refit]',
   options: { refit: { type: 'boolean', help: 'refit the built-in embedder on the vault first' } },
   async run(ctx) {

@@ -70,7 +70,6 @@ async function batchSearch(ctx: CommandContext, file: string): Promise<number> {
 
 export const searchCommand: Command = {
   name: 'search',
-  summary: 'search the vault (chunk hits merged per section); --queries FILE.jsonl for many',
   usage:
     'quiver search <query> [--limit K] [--legs lexical|vector|both] [--select topk|mmr|dartboard] | --queries FILE.jsonl --json',
   options: {
@@ -94,7 +93,6 @@ export const searchCommand: Command = {
 
 export const sectionsCommand: Command = {
   name: 'sections',
-  summary: 'the best sections for a query, with their text',
   usage: 'quiver sections <query> [--limit K] [--select …]',
   options: RETRIEVAL_OPTIONS,
   async run(ctx) {
@@ -112,7 +110,6 @@ export const sectionsCommand: Command = {
 
 export const contextCommand: Command = {
   name: 'context',
-  summary: 'numbered sections for a prompt (after selection, repeats skipped)',
   usage: 'quiver context <query> [--limit N] [--select …]',
   options: RETRIEVAL_OPTIONS,
   async run(ctx) {

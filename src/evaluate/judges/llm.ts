@@ -5,7 +5,8 @@
  * each pair once; the vault can persist the cache through the `{get, set}` interface.
  */
 import { createHash } from 'node:crypto';
-import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
+import { openaiSdk } from '../../_openai.js';
 import { QuiverError } from '../../errors.js';
 import type { Judge, JudgeCallOptions, JudgeClaim, JudgeSource } from './judge.js';
 
@@ -95,7 +96,7 @@ export function createLlmJudge(options: LlmJudgeOptions): LlmJudge {
     throw new QuiverError('CONFIG', 'quiver: judge model must be a model name, got ""');
   const client =
     options.client ??
-    new OpenAI({
+    new (openaiSdk().OpenAI)({
       apiKey: options.apiKey ?? 'not-needed',
       maxRetries: options.maxRetries ?? DEFAULT_LLM_JUDGE_MAX_RETRIES,
       timeout: options.timeoutMs ?? DEFAULT_LLM_JUDGE_TIMEOUT_MS,
@@ -129,12 +130,12 @@ export function createLlmJudge(options: LlmJudgeOptions): LlmJudge {
       );
       reply = res.choices[0]?.message.content ?? '';
     } catch (e) {
-      if (e instanceof APIUserAbortError)
+      if (e instanceof openaiSdk().APIUserAbortError)
         throw new QuiverError('ABORTED', 'quiver: judge call aborted', { cause: e });
-      if (e instanceof APIConnectionTimeoutError) {
+      if (e instanceof openaiSdk().APIConnectionTimeoutError) {
         throw new QuiverError('TIMEOUT', `quiver: judge model ${model} timed out`, { cause: e });
       }
-      if (e instanceof APIError) {
+      if (e instanceof openaiSdk().APIError) {
         throw new QuiverError('REMOTE', `quiver: judge model ${model} failed: ${e.message}`, {
           cause: e,
           details: { status: e.status },
