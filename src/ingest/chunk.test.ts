@@ -146,12 +146,10 @@ describe('chunkText', () => {
     );
   });
 
-  it('is fast: 5 MB of prose in well under a second', () => {
-    const text = 'The quick brown fox jumps over the lazy dog. It was a sunny day.\n'.repeat(80_000);
-    const t0 = performance.now();
-    const chunks = chunkText(text);
-    const ms = performance.now() - t0;
+  it('chunks 5 MB of prose into whole chunks that cover it (speed is measured in bench/, not here)', () => {
+    const line = 'The quick brown fox jumps over the lazy dog. It was a sunny day.\n';
+    const chunks = chunkText(line.repeat(80_000));
     expect(chunks.length).toBeGreaterThan(9000);
-    expect(ms).toBeLessThan(1500);
+    expect(chunks.join(' ').replace(/\s+/g, '')).toBe(line.repeat(80_000).replace(/\s+/g, ''));
   });
 });

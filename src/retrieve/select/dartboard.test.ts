@@ -21,7 +21,11 @@ interface Case {
 /** The fixture ships in the shared design folder; a copy in test/fixtures wins when present. */
 function loadFixture(): { cases: Case[] } {
   const local = fileURLToPath(new URL('../../../test/fixtures/dartboard_reference.json', import.meta.url));
-  const path = existsSync(local) ? local : '/work/shared/fixtures/dartboard_reference.json';
+  // Else the shared fixtures beside the project (../shared/fixtures, as in CI).
+  const shared = fileURLToPath(
+    new URL('../../../../shared/fixtures/dartboard_reference.json', import.meta.url),
+  );
+  const path = existsSync(local) ? local : shared;
   return JSON.parse(readFileSync(path, 'utf8')) as { cases: Case[] };
 }
 
