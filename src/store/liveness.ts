@@ -10,14 +10,17 @@ import type { WriterClaim, WriterHolder } from './store.js';
 /** A holder on another host is taken for gone once its heartbeat is older than this (10 min). */
 export const FOREIGN_HOLDER_STALE_MS = 10 * 60 * 1000;
 
-/** Whether a process with this pid runs on this machine (EPERM: it runs, as another user). */
+/**
+ * Whether a process with this pid runs on this machine: only ESRCH says it is gone (EPERM: it
+ * runs, as another user). Pids are judged in this process's pid namespace.
+ */
 export function pidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    return (e as NodeJS.ErrnoException).code !== 'ESRCH';
   }
 }
 

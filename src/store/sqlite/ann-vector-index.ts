@@ -227,21 +227,47 @@ export class AnnVectorLeg {
     }
   }
 
-  /** Can a search bring the index to `rev` cheaply: one in memory (or a loadable file) within {@link SEARCH_RECONCILE_MAX} chunks of it? */
+  /** Can a search bring the index up to date cheaply: one in memory (or a loadable file) within {@link SEARCH_RECONCILE_MAX} chunks of it? */
   private quickEnough(fingerprint: string, chunks: number): boolean {
     if (chunks <= SEARCH_RECONCILE_MAX) return true;
     const e = this.entries.get(fingerprint);
     if (e !== undefined) return Math.abs(e.index.size - chunks) <= SEARCH_RECONCILE_MAX;
-    const i = this.inspect(fingerprint);
-    if (i.index === 'current') return true;
-    if (i.index !== 'stale') return false;
+    const saved = this.saved(fingerprint, readVectorRevision(this.db));
+    if (saved.index === 'current') return true;
+    return (
+      saved.index === 'stale' &&
+      saved.count !== null &&
+      Math.abs(saved.count - chunks) <= SEARCH_RECONCILE_MAX
+    );
+  }
+
+  /**
+   * The saved index file's state for `rev`, from its sidecar only (the checksum is not verified):
+   * 'current', 'stale' (reconcilable), 'rebuild', 'missing' or 'unreadable', and its live count.
+   */
+  private saved(
+    fingerprint: string,
+    rev: string,
+  ): { index: 'current' | 'stale' | 'rebuild' | 'missing' | 'unreadable'; count: number | null } {
     const file = this.path(fingerprint);
+    if (file === null || !existsSync(file)) return { index: 'missing', count: null };
+    let side: Record<string, unknown>;
     try {
-      const side = JSON.parse(readFileSync(hnswSidecarPath(file ?? ''), 'utf8')) as { count?: unknown };
-      return typeof side.count === 'number' && Math.abs(side.count - chunks) <= SEARCH_RECONCILE_MAX;
+      side = JSON.parse(readFileSync(hnswSidecarPath(file), 'utf8')) as Record<string, unknown>;
     } catch {
-      return false;
+      return { index: 'unreadable', count: null };
     }
+    const stamp = side.fingerprint === fingerprint ? side.stamp : undefined;
+    if (typeof stamp !== 'string') return { index: 'unreadable', count: null };
+    const count = typeof side.count === 'number' ? side.count : null;
+    if (stamp === rev) return { index: 'current', count };
+    const ok = isReconcilable(
+      stamp,
+      rev,
+      readVectorRevisionLog(this.db),
+      readVectorBreak(this.db, fingerprint),
+    );
+    return { index: ok ? 'stale' : 'rebuild', count };
   }
 
   /** Answer this search exactly; say so once. */
@@ -418,22 +444,7 @@ export class AnnVectorLeg {
     const native = { search: n.search, parallelBuild: n.builder !== null, note: n.note };
     const base = { fingerprint, chunks, threshold: this.threshold, file, native };
     if (chunks <= this.threshold) return { ...base, mode: 'exact', index: 'none' };
-    if (file === null || !existsSync(file)) return { ...base, mode: 'hnsw', index: 'missing' };
-    let stamp: unknown;
-    try {
-      const side = JSON.parse(readFileSync(hnswSidecarPath(file), 'utf8')) as Record<string, unknown>;
-      stamp = side.fingerprint === fingerprint ? side.stamp : undefined;
-    } catch {
-      stamp = undefined;
-    }
-    if (typeof stamp !== 'string') return { ...base, mode: 'hnsw', index: 'unreadable' };
-    const index =
-      stamp === rev
-        ? 'current'
-        : isReconcilable(stamp, rev, readVectorRevisionLog(this.db), readVectorBreak(this.db, fingerprint))
-          ? 'stale'
-          : 'rebuild';
-    return { ...base, mode: 'hnsw', index };
+    return { ...base, mode: 'hnsw', index: this.saved(fingerprint, rev).index };
   }
 
   /** Drop a fingerprint's index from memory and delete its files (its vectors were deleted). */

@@ -17,6 +17,7 @@ import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QuiverError } from '../../errors.js';
+import { pidAlive } from '../liveness.js';
 
 export interface ParallelBuildJob {
   builder: string;
@@ -152,7 +153,7 @@ export async function staleBuildDirs(tmp: string = tmpdir()): Promise<string[]> 
   const stale: string[] = [];
   for (const name of names) {
     const pid = Number(BUILD_DIR_NAME.exec(name)?.[1] ?? Number.NaN);
-    if (!Number.isSafeInteger(pid) || isAlive(pid)) continue;
+    if (!Number.isSafeInteger(pid) || pidAlive(pid)) continue;
     const path = join(tmp, name);
     const st = await lstat(path).catch(() => null);
     if (st?.isDirectory() === true && (uid === undefined || st.uid === uid)) stale.push(path);
@@ -178,16 +179,6 @@ export async function sweepStaleBuildDirs(tmp: string = tmpdir()): Promise<strin
     }
   }
   return removed;
-}
-
-/** Whether a process `pid` exists (EPERM: it does, owned by another user). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
 }
 
 async function feed(stdin: NodeJS.WritableStream, job: ParallelBuildJob): Promise<void> {

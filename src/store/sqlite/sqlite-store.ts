@@ -527,9 +527,9 @@ export class SqliteStore implements Store {
    * Index files no fingerprint with vectors owns, and temp files whose writer is gone (a temp name
    * carries its writer's pid: `.tmp-<pid>-<hex>`).
    */
-  private orphanFiles(): string[] {
+  private orphanFiles(vectors: Record<string, number> = this.vectorCounts()): string[] {
     const wanted = new Set<string>([lexicalIndexPath(this.location)]);
-    for (const fp of Object.keys(this.vectorCounts())) {
+    for (const fp of Object.keys(vectors)) {
       const p = hnswIndexPath(this.location, fp);
       wanted.add(p).add(`${p}.json`);
     }
@@ -577,7 +577,7 @@ export class SqliteStore implements Store {
       otherFingerprints,
       reclaimableBytes: this.location === ':memory:' ? null : free * pageSize,
       totalBytes: this.location === ':memory:' ? null : this.fileBytes(),
-      orphanFiles: this.orphanFiles(),
+      orphanFiles: this.orphanFiles(vectors),
     };
   }
 
