@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { QuiverError } from './errors.js';
 import { DEFAULT_PRF_DOCS, DEFAULT_PRF_TERMS, DEFAULT_PRF_WEIGHT } from './retrieve/prf.js';
+import { DEFAULT_MIN_SIMILARITY } from './retrieve/vector-floor.js';
 import { DEFAULT_ANN_THRESHOLD } from './store/sqlite/ann-vector-index.js';
 import { DEFAULT_LEXICAL_INDEX_THRESHOLD } from './store/sqlite/lexical-index-leg.js';
 import {
@@ -109,6 +110,12 @@ export const CONFIG_KEYS = {
     default: 0.05,
     env: 'QUIVER_VECTOR_WEIGHT',
     help: 'RRF weight of the vector leg',
+  },
+  'search.minSimilarity': {
+    schema: num.min(-1).max(1),
+    default: DEFAULT_MIN_SIMILARITY,
+    env: 'QUIVER_MIN_SIMILARITY',
+    help: 'lowest cosine of a vector-leg hit (hits also need cosine > 0)',
   },
   'search.rrfK': { schema: num.min(0), default: 60, env: 'QUIVER_RRF_K', help: 'RRF k' },
   'search.titleWeight': {

@@ -30,6 +30,8 @@ export { SqliteStore } from './store/sqlite/sqlite-store.js';
 export type { Embedder, EmbedOptions } from './embed/embedder.js';
 export { ingest, type AddInput, type AddOptions, type AddReport, type AddItem } from './ingest/ingest.js';
 export { hybridRetrieve, type Legs, type HybridOptions, type FusedSection } from './retrieve/hybrid.js';
+export { admitVectorHits, DEFAULT_MIN_SIMILARITY, type VectorFloor } from './retrieve/vector-floor.js';
+export { hasSearchableWord } from './retrieve/query-terms.js';
 export {
   searchSections,
   type SectionHit,

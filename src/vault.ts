@@ -12,6 +12,7 @@ import { QuiverError } from './errors.js';
 import { loadConfig, type Config, type ConfigKey, type LoadedConfig } from './config.js';
 import { ingest, vaultRoot, type AddInput, type AddOptions, type AddReport } from './ingest/ingest.js';
 import type { Legs } from './retrieve/hybrid.js';
+import { hasSearchableWord } from './retrieve/query-terms.js';
 import {
   searchSections,
   type SectionHit,
@@ -55,6 +56,8 @@ export interface SearchOptions {
   vectorWeight?: number;
   /** Weight of the lexical leg's pseudo-relevance feedback pass (0 = off). */
   feedbackWeight?: number;
+  /** Lowest cosine of a vector-leg hit (retrieve/vector-floor.ts). */
+  minSimilarity?: number;
   filter?: SearchFilter;
   select?: Partial<SelectionOptions>;
   signal?: AbortSignal;
@@ -501,8 +504,21 @@ export class Vault {
     };
   }
 
-  private validate(text: string, options: SearchOptions): number {
-    if (typeof text !== 'string') throw new QuiverError('BAD_INPUT', 'quiver: query must be a string');
+  /**
+   * The call's limit, after checking the query: a string with at least one word the lexical leg can
+   * search for (`hasSearchableWord`); empty, blank or punctuation-only text is BAD_INPUT.
+   */
+  private validate(text: string, options: SearchOptions, field = 'query'): number {
+    if (typeof text !== 'string') throw new QuiverError('BAD_INPUT', `quiver: ${field} must be a string`);
+    if (!hasSearchableWord(text)) {
+      const points = [...text];
+      const shown = JSON.stringify(points.length > 60 ? `${points.slice(0, 60).join('')}…` : text);
+      throw new QuiverError(
+        'BAD_INPUT',
+        `quiver: ${field} must contain a word to search for (letters or digits), got ${shown}`,
+        { details: { field, value: text } },
+      );
+    }
     const limit = options.limit ?? this.config['search.limit'];
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
       throw new QuiverError('BAD_INPUT', `quiver: limit must be an integer in 1..1000, got ${String(limit)}`);
@@ -530,6 +546,7 @@ export class Vault {
         lexicalWeight: options.lexicalWeight ?? c['search.lexicalWeight'],
         vectorWeight: options.vectorWeight ?? c['search.vectorWeight'],
         rrfK: c['search.rrfK'],
+        minSimilarity: options.minSimilarity ?? c['search.minSimilarity'],
         fieldWeights: { body: 1, title: c['search.titleWeight'], heading: c['search.headingWeight'] },
         feedback: {
           weight: options.feedbackWeight ?? c['search.feedbackWeight'],
@@ -658,6 +675,11 @@ export class Vault {
   async ask(question: string, options: AskOptions = {}): Promise<AskResult> {
     if (typeof question !== 'string' || question.trim() === '')
       throw new QuiverError('BAD_INPUT', 'quiver: ask needs a question');
+    this.validate(
+      question,
+      { ...options, limit: options.limit ?? this.config['context.sections'] },
+      'question',
+    );
     const t0 = performance.now();
     const ctx = await this.promptContext(question, options);
     const t1 = performance.now();

@@ -84,5 +84,9 @@ export function runEmbedderContract(name: string, make: () => Promise<Embedder>)
       await a.embed(TEXTS);
       expect(a.id).toBe(b.id);
     });
+
+    it("declares its similarity as 'surface', 'semantic' or not at all", async () => {
+      expect([undefined, 'surface', 'semantic']).toContain((await make()).similarity);
+    });
   });
 }

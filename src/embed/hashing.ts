@@ -127,7 +127,8 @@ function sublinearTf(tf: number): number {
 }
 
 /**
- * Creates the built-in embedder. Symmetric: queries and documents are embedded the same way.
+ * Creates the built-in embedder. Symmetric: queries and documents are embedded the same way. Its
+ * `similarity` is `'surface'`: a cosine only reflects shared words and character n-grams.
  *
  * @example
  * const e = createHashingEmbedder(); // 512 dims, stemmed words + character 3–5-grams
@@ -204,6 +205,7 @@ export function createHashingEmbedder(options: HashingEmbedderOptions = {}): Has
   return {
     id: hashingId(dims, weights, options.charNgram ?? DEFAULT_CHAR_NGRAM, idf),
     dims,
+    similarity: 'surface',
     embed,
     embedOne,
   };

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isQuiverError } from '../errors.js';
+import { hasSearchableWord } from '../retrieve/query-terms.js';
 import { formatQuestionSet, parseQuestionSet, requiredFactsOf, wantsAnswers } from './question-set.js';
 import type { EvalQuestion } from './question-set.js';
 
@@ -61,6 +62,7 @@ describe('parseQuestionSet', () => {
     ['{"question": "ok"}\n\n["question"]', 3, /line 3: expected a JSON object/],
     ['{"id": "a"}', 1, /line 1: question/],
     ['{"question": "   "}', 1, /line 1: question must be a non-empty string/],
+    ['{"question": "ok"}\n{"question": "?!"}', 2, /line 2: question must contain a word to search for/],
     ['{"question": "x", "relevant": {"a.md": "high"}}', 1, /line 1: relevant\.a\.md/],
     ['{"question": "x", "required_facts": [3]}', 1, /line 1: required_facts\.0/],
     ['{"question": "x", "required_facts": [{"id": "f"}]}', 1, /line 1: required_facts\.0/],
@@ -79,7 +81,9 @@ describe('parseQuestionSet', () => {
     const key = fc.string({ minLength: 1, maxLength: 8 });
     const question = fc.record({
       id: fc.string({ minLength: 1, maxLength: 6 }),
-      question: fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim() === s && s !== ''),
+      question: fc
+        .string({ minLength: 1, maxLength: 30 })
+        .filter((s) => s.trim() === s && hasSearchableWord(s)),
       relevant: fc.dictionary(key, fc.integer({ min: 1, max: 3 }), { maxKeys: 3 }),
       requiredFacts: fc.array(
         fc.oneof(key, fc.record({ id: key, phrasings: fc.array(key, { maxLength: 2 }) })),

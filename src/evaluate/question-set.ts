@@ -26,6 +26,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { QuiverError } from '../errors.js';
+import { hasSearchableWord } from '../retrieve/query-terms.js';
 import type { RequiredFact } from './judges/judge.js';
 
 /** An authored source: which document/section it is, and the fact ids it states. */
@@ -53,7 +54,10 @@ const factSchema = z.union([
 const lineSchema = z
   .object({
     id: z.union([z.string().min(1), z.number()]).optional(),
-    question: z.string().refine((s) => s.trim() !== '', 'must be a non-empty string'),
+    question: z
+      .string()
+      .refine((s) => s.trim() !== '', 'must be a non-empty string')
+      .refine((s) => s.trim() === '' || hasSearchableWord(s), 'must contain a word to search for'),
     relevant: z.record(z.string(), z.number().finite()).optional(),
     required_facts: z.array(factSchema).optional(),
     reference: z.string().optional(),

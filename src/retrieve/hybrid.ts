@@ -3,6 +3,8 @@ import type { FieldWeights, Store } from '../store/store.js';
 import type { QueryMode, SearchFilter } from '../types.js';
 import { DEFAULT_LEG_FETCH, rrf } from './fuse.js';
 import { type FeedbackOptions, lexicalLeg } from './lexical-leg.js';
+import { queryTerms } from './query-terms.js';
+import { admitVectorHits, DEFAULT_MIN_SIMILARITY } from './vector-floor.js';
 
 /** Which legs run. */
 export type Legs = 'lexical' | 'vector' | 'both';
@@ -19,6 +21,8 @@ export interface HybridOptions {
   filter?: SearchFilter;
   /** Pseudo-relevance feedback in the lexical leg (off when absent). */
   feedback?: FeedbackOptions;
+  /** Lowest cosine of a vector-leg hit (`admitVectorHits`). Defaults to `DEFAULT_MIN_SIMILARITY` (0). */
+  minSimilarity?: number;
   /** Embed the query even when the vector leg does not run (selection needs the vector). */
   needVector?: boolean;
   signal?: AbortSignal;
@@ -46,6 +50,11 @@ export interface HybridResult {
  * chunk's rank; weighted reciprocal rank fusion combines them (`Σ w / (k + rank)`, 0-based).
  * A leg with weight 0 still runs when `legs` names it, so its ranks are reported, but adds nothing
  * to the score, and sections only it found are dropped.
+ *
+ * Vector-leg chunks pass `admitVectorHits` first: cosine > 0 and ≥ `minSimilarity`, and, for an
+ * embedder whose similarity is `'surface'` (the built-in one), only when some word of the query
+ * occurs in the documents searched. That is the lexical leg's own answer when it ran in `any`
+ * mode; otherwise one `any`-mode lexical lookup of a single row (with the same filter) decides.
  */
 export async function hybridRetrieve(
   store: Store,
@@ -75,7 +84,7 @@ export async function hybridRetrieve(
     queryVector = v ?? null;
   }
   const t2 = performance.now();
-  const vectorChunks =
+  const nearest =
     useVector && queryVector !== null
       ? await store.vectorSearch({
           vector: queryVector,
@@ -84,6 +93,15 @@ export async function hybridRetrieve(
           ...(o.filter === undefined ? {} : { filter: o.filter }),
         })
       : [];
+  const surface = embedder.similarity === 'surface';
+  let lexicalMatch = true; // asked only for a surface embedder with hits to judge
+  if (surface && nearest.length > 0)
+    lexicalMatch = useLexical && o.mode === 'any' ? lexical.length > 0 : await anyWordMatches(store, text, o);
+  const vectorChunks = admitVectorHits(nearest, {
+    minSimilarity: o.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
+    surface,
+    lexicalMatch,
+  });
   const t3 = performance.now();
   const info = new Map<string, { docId: string; chunkIds: number[] }>();
   for (const h of lexical) info.set(h.sectionId, { docId: h.docId, chunkIds: [] });
@@ -118,6 +136,18 @@ export async function hybridRetrieve(
     queryVector,
     timings: { lexicalMs: t1 - t0, embedMs: t2 - t1, vectorMs: t3 - t2, fuseMs: t4 - t3 },
   };
+}
+
+/** Does any word of `text` occur in a document `o.filter` allows (one `any`-mode BM25 row)? */
+async function anyWordMatches(store: Store, text: string, o: HybridOptions): Promise<boolean> {
+  const hits = await store.lexicalSearch({
+    terms: queryTerms(text, 'any'),
+    mode: 'any',
+    limit: 1,
+    weights: o.fieldWeights,
+    ...(o.filter === undefined ? {} : { filter: o.filter }),
+  });
+  return hits.length > 0;
 }
 
 export { DEFAULT_LEG_FETCH };

@@ -1,6 +1,8 @@
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { queryTerms } from './query-terms.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tokenizeQueryTerms } from '../store/sqlite/lexical-index-build.js';
+import { hasSearchableWord, queryTerms } from './query-terms.js';
 
 describe('queryTerms', () => {
   it('any: folded words, stop-words dropped, duplicates removed in order', () => {
@@ -57,5 +59,70 @@ describe('queryTerms', () => {
         },
       ),
     );
+  });
+});
+
+describe('hasSearchableWord', () => {
+  const db = new Database(':memory:');
+  afterAll(() => db.close());
+  /** Does FTS5's tokenizer of `sections_fts` find any token in `text`? */
+  const ftsHasToken = (text: string): boolean => tokenizeQueryTerms(db, [text])[0] !== null;
+
+  it('empty, blank and punctuation-only text has none', () => {
+    for (const t of [
+      '',
+      '   ',
+      '\t\n',
+      '*',
+      '?!',
+      '"',
+      "'",
+      '’',
+      '-- ++ ()',
+      '·',
+      '_',
+      '©',
+      '\u00ad',
+      '\u200b',
+    ])
+      expect(hasSearchableWord(t), JSON.stringify(t)).toBe(false);
+  });
+
+  it('a combining mark alone has none; on a letter it is folded away', () => {
+    expect(hasSearchableWord('\u0301')).toBe(false);
+    expect(hasSearchableWord('e\u0301')).toBe(true);
+  });
+
+  it('letters and digits of any script are words, CJK runs included', () => {
+    for (const t of ['a', '7', 'Café', '東京', 'タワー', '々', '٣', 'ﬁ', 'Ⅻ', '"coffee"*?'])
+      expect(hasSearchableWord(t), t).toBe(true);
+  });
+
+  it('is "queryTerms gives a term" in every mode', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        for (const mode of ['any', 'all', 'phrase'] as const)
+          expect(queryTerms(text, mode).length > 0).toBe(hasSearchableWord(text));
+      }),
+    );
+  });
+
+  it("agrees with FTS5's unicode61 tokenizer (property, over letters, digits, marks and punctuation)", () => {
+    const alphabet = [...'aZé9 .,;:!?*"\'’-_()[]{}#@/\\·©東京ーﾃ٣ß', '\u0301', '\u00ad', '\t', '\n'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 8 }), (chars) => {
+        const text = chars.join('');
+        expect(hasSearchableWord(text), JSON.stringify(text)).toBe(ftsHasToken(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('symbols FTS5 keeps as tokens (emoji, private use) are no word here: the lexical leg never searches them', () => {
+    for (const t of ['🙂', '\ue000']) {
+      expect(ftsHasToken(t)).toBe(true);
+      expect(hasSearchableWord(t)).toBe(false);
+      expect(queryTerms(t, 'any')).toEqual([]);
+    }
   });
 });

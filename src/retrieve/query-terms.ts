@@ -22,3 +22,17 @@ export function queryTerms(text: string, mode: QueryMode): string[] {
   const content = all.filter((w) => !STOPWORDS.has(w.replace(/['’].*$/, '')));
   return [...new Set(content.length > 0 ? content : all)];
 }
+
+/**
+ * Has `text` a word the lexical leg can search for: a run of letters or digits as `words` (and so
+ * FTS5's `unicode61` tokenizer) sees it? Empty, blank and punctuation-only text (`*`, `?!`, `"`)
+ * has none; so has text of symbols, emoji or combining marks alone. A run of CJK characters is a
+ * word. This is exactly "`queryTerms` gives at least one term" in every mode.
+ *
+ * @example
+ * hasSearchableWord('?!'); // false
+ * hasSearchableWord('東京'); // true
+ */
+export function hasSearchableWord(text: string): boolean {
+  return typeof text === 'string' && words(text).length > 0;
+}

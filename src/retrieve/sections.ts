@@ -45,6 +45,11 @@ export interface SectionHit {
   stepScore: number | null;
   /** Leg ranks of the best chunk. */
   ranks: { lexical: number | null; vector: number | null };
+  /**
+   * Up to `MAX_SNIPPETS` chunk texts that best show the match, each cut to `SNIPPET_CHARS`; for a
+   * section with no text of its own, one: the start of its subtree's first text, else its title
+   * (`subtreeText`). Never holds `''`; empty only for an untitled, empty section with an empty subtree.
+   */
   snippets: string[];
   chunkIds: number[];
   /** The section's own text, when asked for. */
@@ -61,6 +66,29 @@ export interface SectionSearchResult {
 function snippet(text: string): string {
   const t = text.replace(/\s+/g, ' ').trim();
   return t.length <= SNIPPET_CHARS ? t : `${t.slice(0, SNIPPET_CHARS).replace(/\s+\S*$/, '')}…`;
+}
+
+/**
+ * What a section with no text of its own (a heading followed at once by a sub-heading) shows as its
+ * snippet: the own text of the first section in its subtree (pre-order: by `seq`, following
+ * `parentId`) that has any, else its title, else `''`. `sections` are its document's sections, in
+ * any order; a section not among them gives `''`.
+ *
+ * @example
+ * // # Title → ## Sub ("Body."):
+ * subtreeText('d#0', [root, sub]); // 'Body.'
+ */
+export function subtreeText(sectionId: string, sections: readonly SectionRecord[]): string {
+  const ordered = [...sections].sort((a, b) => a.seq - b.seq);
+  const self = ordered.find((s) => s.id === sectionId);
+  if (self === undefined) return '';
+  const inTree = new Set([self.id]);
+  for (const s of ordered) {
+    if (s.id !== self.id && (s.parentId === null || !inTree.has(s.parentId))) continue;
+    inTree.add(s.id);
+    if (s.text.trim() !== '') return s.text;
+  }
+  return self.title.trim();
 }
 
 /**
@@ -140,12 +168,21 @@ export async function searchSections(
   for (const p of picked)
     if (!docs.has(p.fused.docId)) docs.set(p.fused.docId, await store.getDocument(p.fused.docId));
   const terms = new Set(contentTerms(text));
+  // Sections with no text of their own snippet their subtree's: load those documents' trees.
+  const trees = new Map<string, SectionRecord[]>();
+  for (const s of sections.values())
+    if (s.text.trim() === '' && !trees.has(s.docId)) trees.set(s.docId, await store.listSections(s.docId));
   const hits: SectionHit[] = [];
   picked.forEach((p, selectionRank) => {
     const s: SectionRecord | undefined = sections.get(p.fused.sectionId);
     const d = docs.get(p.fused.docId) ?? null;
     if (s === undefined || d === null) return;
     const best = bestChunks(chunksBySection.get(s.id) ?? [], terms, p.fused.chunkIds);
+    let snippets = best
+      .slice(0, MAX_SNIPPETS)
+      .map((c) => snippet(c.text))
+      .filter((t) => t !== '');
+    if (snippets.length === 0) snippets = [snippet(subtreeText(s.id, trees.get(s.docId) ?? [s]))];
     const hit: SectionHit = {
       sectionId: s.id,
       docId: d.id,
@@ -160,7 +197,7 @@ export async function searchSections(
       selectionRank,
       stepScore: p.stepScore,
       ranks: p.fused.ranks,
-      snippets: best.slice(0, MAX_SNIPPETS).map((c) => snippet(c.text)),
+      snippets: snippets.filter((t) => t !== ''),
       chunkIds: best.map((c) => c.id),
     };
     if (options.withText === true) hit.text = s.text;
