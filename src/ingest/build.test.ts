@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildDocument, buildHash, contentHash, documentId } from './build.js';
 import { DEFAULT_CHUNK_CHARS, DEFAULT_MIN_CHUNK_CHARS } from './chunk.js';
+import { parseMarkdown } from './markdown.js';
 import { DEFAULT_MAX_SECTION_CHARS } from './split-sections.js';
 import type { ParsedDocument } from './parsed.js';
 
@@ -150,5 +151,18 @@ describe('build settings in the stored hash (re-add with other chunking re-chunk
     };
     expect(buildHash(parsed(), defaults)).toBe(contentHash(parsed()));
     expect(buildHash(parsed(), { ...defaults, chunkTarget: 300 })).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('buildDocument on Markdown with YAML front matter', () => {
+  it('stores the front matter title and meta, and no front matter text in sections or chunks', () => {
+    const md =
+      '---\ntitle: Winter Bees\ntags: [bees, winter]\n---\n# Cluster\n\nBees cluster to keep warm.\n';
+    const built = buildDocument(parseMarkdown(md, 'notes/bees.md'));
+    expect(built.title).toBe('Winter Bees');
+    expect(built.meta).toEqual({ title: 'Winter Bees', tags: ['bees', 'winter'] });
+    expect(built.sections.map((s) => s.breadcrumb)).toEqual(['Winter Bees', 'Winter Bees › Cluster']);
+    expect(built.chunks.map((c) => c.text)).toEqual(['Bees cluster to keep warm.']);
+    expect(JSON.stringify(built.sections)).not.toContain('tags');
   });
 });

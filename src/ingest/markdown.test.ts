@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { buildDocument } from './build.js';
-import { parseFrontMatter, parseMarkdown, readMarkdown, reduceLinks } from './markdown.js';
+import { parseMarkdown, readMarkdown, reduceLinks } from './markdown.js';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -114,10 +114,117 @@ describe('reduceLinks', () => {
   });
 });
 
-describe('parseFrontMatter', () => {
-  it('needs --- on the very first line and a closing line', () => {
-    expect(parseFrontMatter('\n---\na: 1\n---\n').meta).toEqual({});
-    expect(parseFrontMatter('---\na: 1\nno close').meta).toEqual({});
-    expect(parseFrontMatter('---\na: 1\n...\nbody')).toEqual({ meta: { a: 1 }, body: 'body' });
+describe('readMarkdown: front matter', () => {
+  const text = (doc: { sections: { segments: { text: string }[] }[] }): string =>
+    doc.sections.map((s) => s.segments.map((g) => g.text).join(' ')).join(' ');
+
+  it('uses the front matter title over the leading H1 and the file name', () => {
+    const doc = parseMarkdown('---\ntitle: Bees in Winter\n---\n# Notes\n\nThey cluster.\n', 'notes/x.md');
+    expect(doc.title).toBe('Bees in Winter');
+    // The differing H1 is kept as a level-1 section, so its heading is still indexed.
+    expect(doc.sections.map((s) => [s.level, s.title, s.segments[0]?.text])).toEqual([
+      [0, 'Bees in Winter', ''],
+      [1, 'Notes', 'They cluster.'],
+    ]);
+    expect(buildDocument(doc).sections[1]?.breadcrumb).toBe('Bees in Winter › Notes');
+  });
+
+  it('keeps a leading H1 equal to the front matter title (case and spacing aside) as the root', () => {
+    const doc = parseMarkdown(
+      '---\ntitle: "bees  in winter"\n---\n# Bees in Winter\n\nThey cluster.\n',
+      'x.md',
+    );
+    expect(doc.title).toBe('bees in winter');
+    expect(doc.sections.map((s) => [s.level, s.title, s.segments[0]?.text])).toEqual([
+      [0, 'bees in winter', 'They cluster.'],
+    ]);
+  });
+
+  it('lets an explicit title win over the front matter title', () => {
+    expect(parseMarkdown('---\ntitle: FM\n---\nx\n', 'a.md', 'Given').title).toBe('Given');
+  });
+
+  it('ignores a blank or non-string title, keeping it in meta', () => {
+    expect(parseMarkdown('---\ntitle: "  "\n---\n# H\n', 'a.md').title).toBe('H');
+    const doc = parseMarkdown('---\ntitle: 1984\n---\nx\n', 'notes/orwell.md');
+    expect(doc.title).toBe('orwell');
+    expect(doc.meta).toEqual({ title: 1984 });
+  });
+
+  it('keeps the other fields in meta: scalars, lists, nested maps; dates as strings', () => {
+    const md =
+      '---\ntitle: T\ntags:\n  - coffee\n  - espresso\nupdated: 2024-03-02\ndraft: true\nweight: 1.5\nauthor: {name: Ann}\nempty:\n---\nBody.\n';
+    expect(parseMarkdown(md, 'a.md').meta).toEqual({
+      title: 'T',
+      tags: ['coffee', 'espresso'],
+      updated: '2024-03-02',
+      draft: true,
+      weight: 1.5,
+      author: { name: 'Ann' },
+      empty: null,
+    });
+  });
+
+  it('does not index the front matter: the body starts after the closing fence', () => {
+    const doc = parseMarkdown('---\ntitle: T\nsecret: zebra\n---\nVisible text.\n', 'a.md');
+    expect(text(doc)).toBe('Visible text.');
+    expect(
+      buildDocument(doc)
+        .chunks.map((c) => c.text)
+        .join(' '),
+    ).not.toContain('zebra');
+  });
+
+  it('drops invalid YAML front matter from the body, records nothing, and still reads the file', () => {
+    const doc = parseMarkdown('---\ntitle: [unclosed\nkey: : :\n---\n# Real\n\nBody.\n', 'a.md');
+    expect(doc.meta).toEqual({});
+    expect(doc.title).toBe('Real');
+    expect(text(doc)).toBe('Body.');
+    expect(text(doc)).not.toContain('unclosed');
+  });
+
+  it('leaves a later --- (a thematic break or setext underline) alone', () => {
+    const doc = parseMarkdown('# Top\n\nIntro.\n\n---\n\ntitle: not meta\n---\n\nEnd.\n', 'a.md');
+    expect(doc.meta).toEqual({});
+    expect(doc.title).toBe('Top');
+    // `title: not meta` over `---` is a setext H2, as in any Markdown renderer.
+    expect(doc.sections.map((s) => [s.level, s.title, s.segments[0]?.text])).toEqual([
+      [0, 'Top', 'Intro.'],
+      [2, 'title: not meta', 'End.'],
+    ]);
+  });
+
+  it('counts front matter only at the very start: not after a blank line or text', () => {
+    expect(parseMarkdown('\n---\ntitle: T\n---\nx\n', 'a.md').meta).toEqual({});
+    expect(parseMarkdown('Intro\n---\ntitle: T\n---\n', 'a.md').meta).toEqual({});
+  });
+
+  it('reads front matter after a BOM and with CRLF line endings', async () => {
+    const md =
+      '\uFEFF---\r\ntitle: Crlf Doc\r\ntags: [a, b]\r\n---\r\nLine one.\r\n\r\n## Part\r\n\r\nTwo.\r\n';
+    const viaString = parseMarkdown(md, 'a.md');
+    expect(viaString.title).toBe('Crlf Doc');
+    expect(viaString.meta).toEqual({ title: 'Crlf Doc', tags: ['a', 'b'] });
+    expect(text(viaString)).toBe('Line one. Two.');
+    const viaBytes = await readMarkdown({ source: 'a.md', bytes: enc(md) });
+    expect(viaBytes.title).toBe('Crlf Doc');
+    expect(viaBytes.meta).toEqual({ title: 'Crlf Doc', tags: ['a', 'b'] });
+    expect(text(viaBytes)).toBe('Line one. Two.');
+  });
+
+  it('treats empty front matter as none: meta {}, title from the H1, block not indexed', () => {
+    const doc = parseMarkdown('---\n---\n# Heading\n\nBody.\n', 'a.md');
+    expect(doc.meta).toEqual({});
+    expect(doc.title).toBe('Heading');
+    expect(text(doc)).toBe('Body.');
+    expect(parseMarkdown('---\n# only a comment\n---\nBody.\n', 'a.md').meta).toEqual({});
+  });
+
+  it('reads the demo sourdough notes: title from front matter, no H1', async () => {
+    const bytes = await readFile(new URL('../../demo/corpus/sourdough/starter-care.md', import.meta.url));
+    const doc = await readMarkdown({ source: 'sourdough/starter-care.md', bytes });
+    expect(doc.title).toBe('Keeping a Sourdough Starter Alive');
+    expect(doc.meta).toEqual({ title: 'Keeping a Sourdough Starter Alive' });
+    expect(doc.sections[0]?.segments[0]?.text).toMatch(/^A sourdough starter is a culture/);
   });
 });

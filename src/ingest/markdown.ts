@@ -1,5 +1,6 @@
 import { Lexer, type Token, type Tokens } from 'marked';
 import type { ParsedDocument, ParsedSection } from './parsed.js';
+import { parseFrontMatter } from './front-matter.js';
 import { assertNesting } from './nesting.js';
 import { decodeText, squash, titleFromSource, type ReaderInput } from './_shared.js';
 
@@ -7,11 +8,14 @@ import { decodeText, squash, titleFromSource, type ReaderInput } from './_shared
  * Read Markdown into a heading tree using the `marked` lexer (a real CommonMark/GFM parser: a `#`
  * line inside a fenced code block is not a heading, setext headings are).
  *
- * - Front matter (`---` … `---` at the very start) goes to `meta` (see {@link parseFrontMatter})
- *   and is not indexed.
- * - Title: `input.title`, else the first H1 when the document starts with one (that H1 then becomes
- *   the root section, its text the root's text), else `title` from the front matter, else the file
- *   name without extension.
+ * - YAML front matter (`---` … `---` at the very start, see {@link parseFrontMatter}) is cut from the
+ *   body and never indexed; its fields become `meta`. Unreadable front matter is dropped too, with
+ *   `meta: {}`; the file still reads.
+ * - Title: `input.title`, else the front matter's `title` (a non-blank string, whitespace squashed),
+ *   else the first H1 when the document starts with one, else the file name without extension.
+ * - A leading H1 becomes the root section (its text the root's text) unless the front matter's title
+ *   won and differs from it (ignoring case and spacing): then it stays a level-1 section under a
+ *   root named by the front matter, so its heading is still indexed.
  * - Section text is the Markdown source of the blocks under the heading, trimmed and joined with blank
  *   lines: code fences kept as written, `[text](url)` and `![alt](url)` reduced to `text` / `alt`,
  *   HTML tags and link definitions dropped.
@@ -29,14 +33,14 @@ export function parseMarkdown(source: string, origin: string, titleOverride?: st
   const tokens = Lexer.lex(body, { gfm: true });
 
   const first = tokens.find((t) => !isIgnorable(t));
-  const leadingH1 = first?.type === 'heading' && (first as Tokens.Heading).depth === 1 ? first : undefined;
-  const metaTitle =
-    typeof meta['title'] === 'string' && meta['title'].trim().length > 0 ? meta['title'] : undefined;
-  const title =
-    titleOverride ??
-    (leadingH1 !== undefined ? headingText(leadingH1 as Tokens.Heading) : undefined) ??
-    metaTitle ??
-    titleFromSource(origin);
+  const firstH1 = first?.type === 'heading' && first.depth === 1 ? (first as Tokens.Heading) : undefined;
+  const h1Title = firstH1 === undefined ? undefined : headingText(firstH1);
+  const fmTitle = frontMatterTitle(meta);
+  const title = titleOverride ?? fmTitle ?? h1Title ?? titleFromSource(origin);
+  // The leading H1 is the root, unless the front matter named the document something else.
+  const renamed =
+    titleOverride === undefined && fmTitle !== undefined && fmTitle.toLowerCase() !== h1Title?.toLowerCase();
+  const leadingH1 = renamed ? undefined : firstH1;
 
   const sections: ParsedSection[] = [];
   let current: ParsedSection = { level: 0, title, segments: [] };
@@ -59,6 +63,14 @@ export function parseMarkdown(source: string, origin: string, titleOverride?: st
   }
   flush();
   return { source: origin, title, kind: 'md', meta, pages: null, sections };
+}
+
+/** The front matter's `title`, whitespace squashed, when it is a non-blank string. */
+function frontMatterTitle(meta: Record<string, unknown>): string | undefined {
+  const title = meta['title'];
+  if (typeof title !== 'string') return undefined;
+  const squashed = squash(title);
+  return squashed === '' ? undefined : squashed;
 }
 
 /** Tokens that carry no text of their own. */
@@ -125,71 +137,4 @@ const ENTITIES: Record<string, string> = {
 function decodeEntities(text: string): string {
   if (text.indexOf('&') < 0) return text;
   return text.replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_m, name: string) => ENTITIES[name] ?? '');
-}
-
-/**
- * Split YAML-ish front matter off the top of a Markdown file.
- *
- * Recognised only when the text starts with a `---` line and a later line is `---` or `...`.
- * Each `key: value` line becomes a meta entry: quotes stripped, `true`/`false` → booleans, plain
- * numbers → numbers, `[a, b]` → a string array; `- item` lines under a key with an empty value
- * collect into an array. Other lines are ignored. No front matter → `{ meta: {}, body: text }`.
- */
-export function parseFrontMatter(text: string): { meta: Record<string, unknown>; body: string } {
-  if (!text.startsWith('---\n') && !text.startsWith('---\r\n') && text !== '---')
-    return { meta: {}, body: text };
-  const lines = text.split('\n');
-  let end = -1;
-  for (let i = 1; i < lines.length; i++) {
-    const line = (lines[i] ?? '').trimEnd();
-    if (line === '---' || line === '...') {
-      end = i;
-      break;
-    }
-  }
-  if (end < 0) return { meta: {}, body: text };
-  const meta: Record<string, unknown> = {};
-  let listKey: string | undefined;
-  for (const raw of lines.slice(1, end)) {
-    const line = raw.trimEnd();
-    const item = /^\s+-\s+(.*)$/.exec(line) ?? /^-\s+(.*)$/.exec(line);
-    if (item !== null && listKey !== undefined) {
-      const list = meta[listKey];
-      if (Array.isArray(list)) list.push(scalar(item[1] ?? ''));
-      continue;
-    }
-    const kv = /^([A-Za-z0-9_][\w .-]*?)\s*:\s*(.*)$/.exec(line);
-    if (kv === null) continue;
-    const key = kv[1] ?? '';
-    const value = kv[2] ?? '';
-    if (value === '') {
-      meta[key] = [];
-      listKey = key;
-    } else {
-      meta[key] = value.startsWith('[') && value.endsWith(']') ? splitList(value) : scalar(value);
-      listKey = undefined;
-    }
-  }
-  // Empty lists that never got items were plain empty values.
-  for (const [k, v] of Object.entries(meta)) if (Array.isArray(v) && v.length === 0) meta[k] = '';
-  return { meta, body: lines.slice(end + 1).join('\n') };
-}
-
-function splitList(value: string): unknown[] {
-  const inner = value.slice(1, -1).trim();
-  return inner === '' ? [] : inner.split(',').map((s) => scalar(s.trim()));
-}
-
-function scalar(value: string): unknown {
-  const v = value.trim();
-  if (
-    (v.startsWith('"') && v.endsWith('"') && v.length >= 2) ||
-    (v.startsWith("'") && v.endsWith("'") && v.length >= 2)
-  ) {
-    return v.slice(1, -1);
-  }
-  if (v === 'true') return true;
-  if (v === 'false') return false;
-  if (/^-?\d+(?:\.\d+)?$/.test(v)) return Number(v);
-  return v;
 }
