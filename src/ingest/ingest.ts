@@ -10,6 +10,11 @@ import { readPath, readLiteral, type ReadResult } from './read-source.js';
 import { walkFiles } from './walk.js';
 
 /** A thing to add: a file or folder path, or literal text (a note). */
+/** A failure of the vault itself (locked, disk full) or a stop request: the batch ends, no file fails. */
+function stopsBatch(e: unknown): boolean {
+  return isQuiverError(e, 'CONFLICT') || isQuiverError(e, 'ABORTED') || isQuiverError(e, 'NO_SPACE');
+}
+
 export type AddInput = string | { text: string; title?: string; source?: string };
 
 export interface AddProgress {
@@ -100,7 +105,7 @@ type Task =
   | { kind: 'error'; path: string; error: unknown }
   | { kind: 'skipped'; path: string; reason: SkippedFile['reason'] };
 
-/** The tasks of a run and the folders it walked (for `sync`). */
+/** The tasks of a run and the folders it walked (for `sync`); a named path that is missing throws NOT_FOUND. */
 async function expand(
   inputs: readonly AddInput[],
   options: AddOptions,
@@ -116,6 +121,13 @@ async function expand(
     try {
       st = await stat(input);
     } catch (e) {
+      // A path the caller named that is not there: nothing is ingested (as git add does), since a
+      // typo would otherwise leave a batch of everything else behind.
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new QuiverError('NOT_FOUND', `quiver: ${input} does not exist; nothing was added`, {
+          cause: e,
+          details: { path: input },
+        });
       tasks.push({
         kind: 'error',
         path: input,
@@ -223,8 +235,8 @@ export async function ingest(
     try {
       statuses = await store.writeDocuments(group);
     } catch (e) {
-      // The vault itself refused (locked, aborted): stop the batch rather than fail files one by one.
-      if (isQuiverError(e, 'CONFLICT') || isQuiverError(e, 'ABORTED')) throw e;
+      // The vault itself refused (locked, full, aborted): stop the batch rather than fail files one by one.
+      if (stopsBatch(e)) throw e;
       for (const w of group) report({ source: w.document.source, status: 'failed', error: toItemError(e) });
       return;
     }
@@ -300,12 +312,12 @@ export async function ingest(
             pendingChunks += built.chunks.length;
             if (pending.length >= WRITE_BATCH_DOCS || pendingChunks >= WRITE_BATCH_CHUNKS) await flush();
           } catch (e) {
-            if (isQuiverError(e, 'ABORTED') || isQuiverError(e, 'CONFLICT')) throw e;
+            if (stopsBatch(e)) throw e;
             report({ source: doc.source, status: 'failed', error: toItemError(e) });
           }
         }
       } catch (e) {
-        if (isQuiverError(e, 'ABORTED') || isQuiverError(e, 'CONFLICT')) throw e;
+        if (stopsBatch(e)) throw e;
         report({ source, status: 'failed', error: toItemError(e) });
       }
     }
@@ -314,7 +326,7 @@ export async function ingest(
     batch.status = 'done';
   } catch (e) {
     // Keep what was embedded (whole documents), then record the batch as interrupted.
-    if (!isQuiverError(e, 'CONFLICT')) await flush().catch(() => undefined);
+    if (!isQuiverError(e, 'CONFLICT') && !isQuiverError(e, 'NO_SPACE')) await flush().catch(() => undefined);
     batch.status = 'interrupted';
     batch.finishedAt = new Date().toISOString();
     await store.finishBatch(batch).catch(() => undefined);

@@ -4,7 +4,7 @@
  * ranker's training data.
  */
 
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { AskResult } from '../answer/ask.js';
 import { QuiverError } from '../errors.js';
 import type { FeedbackRecord, Store } from '../store/store.js';
@@ -16,8 +16,22 @@ export const DEFAULT_RATINGS_LIMIT = 50;
 export interface RateOptions {
   rank?: number | null;
   score?: number | null;
-  /** Groups this rating with others of the same question; a fresh id when absent. */
+  /**
+   * Groups this rating with others of the same question. When absent, ratings that name the same
+   * question share a group (`questionGroup`), so rating one section up and another down for a
+   * question gives the ranker a pair; a rating without a question gets a group of its own.
+   */
   askId?: string;
+}
+
+/**
+ * The group id of a question's ratings: `q` + the first 11 hex digits of SHA-256 over the question
+ * lower-cased with whitespace runs collapsed and trimmed. Edge case: spacing and case never split a
+ * group; different wording does.
+ */
+export function questionGroup(question: string): string {
+  const norm = question.toLowerCase().replace(/\s+/g, ' ').trim();
+  return `q${createHash('sha256').update(norm).digest('hex').slice(0, 11)}`;
 }
 
 /** What `logAsk` needs from an answer. */
@@ -45,7 +59,7 @@ export async function rate(
     id: hex(16),
     at: iso(now),
     q: q ?? '',
-    askId: options.askId ?? hex(12),
+    askId: options.askId ?? ((q ?? '').trim() === '' ? hex(12) : questionGroup(q)),
     sectionId,
     docId: section.docId,
     rank: options.rank ?? null,

@@ -80,11 +80,14 @@ export async function saveModel(
   await store.setMeta(MODELS[which].at, new Date(now()).toISOString());
 }
 
-/** Switch a model on (no stored fit → BAD_INPUT) or off. */
+/** Switch a model on (no stored fit → NOT_FOUND) or off. */
 export async function setModelOn(store: Store, which: QualityModel, on: boolean): Promise<void> {
   const m = MODELS[which];
   if (on && (await store.getBlob(m.blob)) === null) {
-    throw new QuiverError('BAD_INPUT', `quiver: no fitted ${m.what} is stored; fit it with save first`);
+    throw new QuiverError(
+      'NOT_FOUND',
+      `quiver: no fitted ${m.what} is stored; fit and save one first (quiver ${which === 'ranker' ? 'ranker' : 'noise'} fit --save)`,
+    );
   }
   await store.setMeta(m.on, on ? '1' : '0');
 }

@@ -221,8 +221,8 @@ export async function fitNoise(
   const stored = await store.listMarks();
   if (stored.length === 0) {
     throw new QuiverError(
-      'BAD_INPUT',
-      'quiver: fitting the noise blend needs marks; mark some documents noisy (and some keepers) first',
+      'NOT_FOUND',
+      'quiver: noise blend not fitted: no documents are marked; mark some noisy (`noise mark`) and some keepers (`noise keep`) first',
     );
   }
   const labels = new Map(stored.map((m) => [m.docId, m.noisy ? 1 : 0]));

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isQuiverError } from '../errors.js';
 import { Vault } from '../vault.js';
+import { questionGroup } from './feedback-log.js';
 import { knn } from './noise/primitives.js';
 import { Prng } from './prng.js';
 import { hnswKnn, QUALITY_KEYS, QualityLoop } from './quality-loop.js';
@@ -66,7 +67,7 @@ describe('QualityLoop on a real SQLite vault', () => {
     await v.close();
   });
 
-  it('rate writes one row with the section’s document, its own group, and rejects bad input', async () => {
+  it('rate writes one row with the section’s document, grouped by question, and rejects bad input', async () => {
     const id = await docId(v, 'bees note 1');
     const row = await v.quality.rate('queen and brood', `${id}#0`, 'up', { rank: 2, score: 0.4 });
     expect(row).toMatchObject({
@@ -79,9 +80,10 @@ describe('QualityLoop on a real SQLite vault', () => {
       rank: 2,
       score: 0.4,
     });
-    expect(row.askId).toMatch(/^[0-9a-f]{12}$/);
+    expect(row.askId).toBe(questionGroup('queen and brood'));
     const second = await v.quality.rate('', `${id}#0`, 'shown');
     expect(second.askId).not.toBe(row.askId);
+    expect(second.askId).toMatch(/^[0-9a-f]{12}$/);
     await expect(v.quality.rate('q', `${id}#0`, 'meh')).rejects.toSatisfy(
       (e: unknown) =>
         isQuiverError(e, 'BAD_INPUT') && /bad, cited, down, good, read, shown, up/.test((e as Error).message),
@@ -257,8 +259,8 @@ describe('QualityLoop on a real SQLite vault', () => {
   });
 
   it('fitNoise needs marks, fits from a few, saves only when asked; useNoise needs a saved fit', async () => {
-    await expect(v.quality.fitNoise()).rejects.toSatisfy((e: unknown) => isQuiverError(e, 'BAD_INPUT'));
-    await expect(v.quality.useNoise(true)).rejects.toSatisfy((e: unknown) => isQuiverError(e, 'BAD_INPUT'));
+    await expect(v.quality.fitNoise()).rejects.toSatisfy((e: unknown) => isQuiverError(e, 'NOT_FOUND'));
+    await expect(v.quality.useNoise(true)).rejects.toSatisfy((e: unknown) => isQuiverError(e, 'NOT_FOUND'));
     await v.quality.markNoisy('Footer 0');
     // One class only: the unmarked documents serve as negatives.
     const one = await v.quality.fitNoise();
@@ -298,7 +300,7 @@ describe('QualityLoop on a real SQLite vault', () => {
     expect(data.X.length).toBeGreaterThan(0);
     expect(data.names).toHaveLength(21);
     expect(new Set(data.y)).toEqual(new Set([0, 1]));
-    await expect(v.quality.useRanker(true)).rejects.toSatisfy((e: unknown) => isQuiverError(e, 'BAD_INPUT'));
+    await expect(v.quality.useRanker(true)).rejects.toSatisfy((e: unknown) => isQuiverError(e, 'NOT_FOUND'));
     const fit = await v.quality.fitRanker({ save: true });
     expect(fit.model.fitted).toBe(true);
     expect(fit.saved).toBe(true);
@@ -339,6 +341,14 @@ describe('QualityLoop on a real SQLite vault', () => {
     const before = ctx.sections.map((s) => s.sectionId);
     const after = tuned.map((s) => s.sectionId);
     for (const id of before) expect(Math.abs(after.indexOf(id) - before.indexOf(id))).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('questionGroup', () => {
+  it('ignores case and spacing, and separates different wording', () => {
+    expect(questionGroup('How long to proof  dough ')).toBe(questionGroup('how long to proof dough'));
+    expect(questionGroup('how long to proof dough')).not.toBe(questionGroup('how long to bake dough'));
+    expect(questionGroup('x')).toMatch(/^q[0-9a-f]{11}$/);
   });
 });
 

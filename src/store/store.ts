@@ -129,6 +129,11 @@ export interface StoreStats {
   vectors: Record<string, number>;
   batches: number;
   schemaVersion: number;
+  /**
+   * The database engine and version, and the oldest version another program needs to read the
+   * vault (SQLite: 3.43, for FTS5's contentless-delete tables); shown by `quiver doctor`.
+   */
+  engine?: { name: string; version: string; readersNeed: string };
 }
 
 export interface ListDocumentsOptions {

@@ -101,7 +101,8 @@ export function openVaultDatabase(
 
 /**
  * Run a write; SQLITE_BUSY (another connection held the write lock past the busy timeout) becomes
- * CONFLICT, so a caller can stop cleanly instead of failing documents one by one.
+ * CONFLICT and SQLITE_FULL (the disk or quota is full) NO_SPACE, so a caller can stop cleanly
+ * instead of failing documents one by one. SQLite rolls the statement's transaction back itself.
  */
 export function busyAsConflict<T>(write: () => T): T {
   try {
@@ -114,8 +115,24 @@ export function busyAsConflict<T>(write: () => T): T {
         'quiver: the vault file is locked by another connection (not a quiver writer) for longer than the busy timeout (store.busyTimeoutMs); try again when it lets go',
         { cause: e },
       );
+    if (isDiskFull(e)) throw noSpace(e);
     throw e;
   }
+}
+
+/** SQLITE_FULL from SQLite, ENOSPC or EDQUOT from the file system. */
+export function isDiskFull(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  return code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT';
+}
+
+/** The one message for a full disk, whatever wrote. */
+export function noSpace(e: unknown, what = 'the vault'): QuiverError {
+  return new QuiverError(
+    'NO_SPACE',
+    `quiver: the disk is full writing ${what}: the write was rolled back and nothing was half-written; free some space and run the command again`,
+    { cause: e },
+  );
 }
 
 /**

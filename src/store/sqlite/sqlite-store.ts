@@ -1,4 +1,4 @@
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { QuiverError } from '../../errors.js';
@@ -34,7 +34,7 @@ import {
   type LexicalIndexStatus,
 } from './lexical-index-leg.js';
 import { insertBatch, interruptRunning, selectBatch, selectBatches, updateFinishedBatch } from './batches.js';
-import { busyAsConflict, openVaultDatabase, StatementCache } from './connection.js';
+import { busyAsConflict, isDiskFull, noSpace, openVaultDatabase, StatementCache } from './connection.js';
 import { allowedDocIds, docFilterSql } from './doc-filter.js';
 import {
   type ChunkIdFloor,
@@ -141,9 +141,16 @@ export class SqliteStore implements Store {
   }
 
   async backup(destination: string): Promise<void> {
+    const folder = dirname(resolve(destination));
+    if (!existsSync(folder))
+      throw new QuiverError(
+        'NOT_FOUND',
+        `quiver: cannot back up to ${destination}: folder ${folder} does not exist`,
+      );
     try {
       await this.db.backup(resolve(destination));
     } catch (e) {
+      if (isDiskFull(e)) throw noSpace(e, `the backup ${destination}`);
       throw new QuiverError('STORE', `quiver: backup to ${destination} failed: ${(e as Error).message}`, {
         cause: e,
       });
@@ -608,6 +615,11 @@ export class SqliteStore implements Store {
       vectors,
       batches: one('SELECT COUNT(*) FROM batches'),
       schemaVersion: this.db.pragma('user_version', { simple: true }) as number,
+      engine: {
+        name: 'SQLite',
+        version: (this.db.prepare('SELECT sqlite_version()').raw().get() as [string])[0],
+        readersNeed: '3.43',
+      },
     };
   }
 
