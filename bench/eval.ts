@@ -57,7 +57,7 @@ function childCpuSeconds(): number {
 function runEvalCli(args: string[], json: string): { result: EvalResult; ms: number; cpuS: number } {
   const c0 = childCpuSeconds();
   const t = performance.now();
-  quiver(['eval', ...args, '--json', json, '--quiet']);
+  quiver(['eval', ...args, '--out', json, '--quiet']);
   const ms = performance.now() - t;
   return {
     result: parseEvalResult(JSON.parse(readFileSync(json, 'utf8'))),
@@ -123,7 +123,7 @@ export async function benchEval(): Promise<void> {
     // 1. End to end, ingest included.
     const e2e = scifactEndToEnd(scifact);
     const ingestNote = e2e.result.meta.notes?.find((n) => n.startsWith('corpus ingested')) ?? '';
-    md += `\n### SciFact train end to end\n\n\`quiver eval <data>/scifact --split train --json OUT\` (809 questions, 5,183 documents, default config, throwaway vault): **${(e2e.ms / 1000).toFixed(1)} s** wall and ${e2e.cpuS.toFixed(1)} s CPU (user + system), ingest included (${ingestNote}; 1-minute load average before the run ${e2e.load.toFixed(1)} on ${cpus().length} cores shared with other work; target < 60 s).\n\n${summaryTable(e2e.result, ['ndcg@10', 'recall@10', 'mrr@10', 'precision@10'])}\n`;
+    md += `\n### SciFact train end to end\n\n\`quiver eval <data>/scifact --split train --out OUT\` (809 questions, 5,183 documents, default config, throwaway vault): **${(e2e.ms / 1000).toFixed(1)} s** wall and ${e2e.cpuS.toFixed(1)} s CPU (user + system), ingest included (${ingestNote}; 1-minute load average before the run ${e2e.load.toFixed(1)} on ${cpus().length} cores shared with other work; target < 60 s).\n\n${summaryTable(e2e.result, ['ndcg@10', 'recall@10', 'mrr@10', 'precision@10'])}\n`;
 
     // 2. Configurations over one ingested vault.
     const vault = join(OUT_DIR, 'eval-scifact.db');

@@ -131,7 +131,7 @@ describe('quiver CLI on the demo corpus', () => {
       config: Record<string, { value: unknown; from: string }>;
     }>();
     expect(d.embedder.ok).toBe(true);
-    expect(d.config['search.limit']).toEqual({ value: 7, from: 'env' });
+    expect(d.config['search.limit']).toEqual({ value: 7, from: 'env', env: 'QUIVER_LIMIT' });
     expect(d.config.vault?.from).toBe('flag');
   });
 
@@ -139,7 +139,7 @@ describe('quiver CLI on the demo corpus', () => {
     const before = await runCli(['docs', '--json', '--vault', vault]);
     const r = await runCli(['search', 'x', '--limit', '0', '--vault', vault]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--limit must be a positive integer/);
+    expect(r.stderr).toMatch(/quiver search: --limit must be an integer ≥ 1, got "0"/);
     expect((await runCli(['search', '--vault', vault])).code).toBe(2);
     expect((await runCli(['nonsense'])).code).toBe(2);
     expect((await runCli(['search', 'x', '--bogus-flag', '--vault', vault])).code).toBe(2);
@@ -296,5 +296,131 @@ describe('command-line conventions (issue 14)', () => {
     expect(h.stdout).toMatch(/--sync/);
     expect((await runCli(['--help'])).code).toBe(0);
     expect((await runCli([])).code).toBe(2);
+  });
+
+  it('a subcommand refuses options of another, naming the option, the subcommand and the owner', async () => {
+    const r = await runCli(['noise', 'marks', '--save', '--vault', v]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^quiver noise marks: unknown option --save \(it belongs to quiver noise fit\)/);
+    const k = await runCli(['noise', 'marks', '--k', '5', '--vault', v]);
+    expect(k.stderr).toMatch(
+      /unknown option --k \(it belongs to quiver noise suggest, quiver noise accept\)/,
+    );
+    const typo = await runCli(['search', 'kale', '--limt', '3', '--vault', v]);
+    expect(typo.stderr).toMatch(/quiver search: unknown option --limt \(did you mean --limit\?\)/);
+    expect((await runCli(['noise', 'bogus', '--vault', v])).code).toBe(2);
+  });
+
+  it('every bad value gets the same wording, whichever flag and command', async () => {
+    const limit = await runCli(['search', 'kale', '--limit', 'abc', '--vault', v]);
+    const sigma = await runCli(['search', 'kale', '--sigma', 'abc', '--vault', v]);
+    const k = await runCli(['noise', 'suggest', '--k', 'abc', '--vault', v]);
+    expect(limit.stderr).toMatch(/^quiver search: --limit must be an integer ≥ 1, got "abc"/);
+    expect(sigma.stderr).toMatch(/^quiver search: --sigma must be a number ≥ 0, got "abc"/);
+    expect(k.stderr).toMatch(/^quiver noise suggest: --k must be an integer ≥ 0, got "abc"/);
+    const select = await runCli(['search', 'kale', '--select', 'best', '--vault', v]);
+    expect(select.stderr).toMatch(/^quiver search: --select must be one of topk, mmr, dartboard, got "best"/);
+    for (const r of [limit, sigma, k, select]) expect(r.code).toBe(2);
+  });
+
+  it('extra positional arguments are an error, not silently ignored', async () => {
+    const r = await runCli(['read', 'a#1', 'b#2', '--vault', v]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/quiver read: unexpected argument "b#2"/);
+    expect((await runCli(['docs', 'extra', '--vault', v])).code).toBe(2);
+    expect((await runCli(['noise', 'marks', 'x', '--vault', v])).code).toBe(2);
+  });
+
+  it('search --ids prints one section id per line; pages and retrieval ranks are shown', async () => {
+    const r = await runCli(['search', 'kale', '--ids', '--vault', v]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^[0-9a-f]+#\d+$/)]);
+  });
+
+  it('a missing input path is exit 3 and adds nothing', async () => {
+    const before = await runCli(['batches', '--json', '--vault', v]);
+    const r = await runCli(['add', join(t.dir, 'nothere.md'), '--text', 'x y z', '--vault', v]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/nothere\.md does not exist; nothing was added/);
+    expect((await runCli(['batches', '--json', '--vault', v])).stdout).toBe(before.stdout);
+  });
+
+  it('a backup or a report into a missing folder is exit 3, before any work', async () => {
+    const b = await runCli(['backup', join(t.dir, 'no', 'such', 'copy.db'), '--vault', v]);
+    expect(b.code).toBe(3);
+    expect(b.stderr).toMatch(/folder .* does not exist/);
+    const q = join(t.dir, 'q.jsonl');
+    writeFileSync(q, JSON.stringify({ id: 'a', question: 'kale?' }) + '\n');
+    const e = await runCli(['eval', q, '--vault', v, '--html', join(t.dir, 'none', 'r.html')]);
+    expect(e.code).toBe(3);
+  });
+
+  it('ranker fit and noise fit with nothing to fit exit 3 and say what is needed', async () => {
+    const r = await runCli(['ranker', 'fit', '--save', '--vault', v]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/ranker not fitted: .*positive and a negative/);
+    const n = await runCli(['noise', 'fit', '--vault', v]);
+    expect(n.code).toBe(3);
+    expect(n.stderr).toMatch(/noise blend not fitted/);
+    expect((await runCli(['ranker', 'use', 'on', '--vault', v])).code).toBe(3);
+  });
+
+  it('doctor names the environment variable of every key and the SQLite version readers need', async () => {
+    const r = await runCli(['doctor', '--vault', v], { env: { QUIVER_SIGMA: '0.3' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/select\.sigma\s+0\.3\s+env\s+QUIVER_SIGMA \(set\)/);
+    expect(r.stdout).toMatch(/QUIVER_VAULT/);
+    expect(r.stdout).toMatch(/SQLite 3\.\d+\.\d+, other programs reading it need ≥ 3\.43/);
+    const j = await runCli(['doctor', '--vault', v, '--json']);
+    expect(j.json<{ config: Record<string, { env: string }> }>().config['select.sigma']!.env).toBe(
+      'QUIVER_SIGMA',
+    );
+  });
+});
+
+describe('terminal output (issue 14)', () => {
+  const t = tempDir();
+  const v = join(t.dir, 'md.db');
+  afterAll(() => t.cleanup());
+  beforeAll(async () => {
+    const md = join(t.dir, 'bread.md');
+    writeFileSync(
+      md,
+      '# Bread\n\n## Dough\n\nThe **yield** is set by the [starter](http://example.com/s) and `hydration`.\n\n- **Yield:** two loaves\n',
+    );
+    expect((await runCli(['add', md, '--vault', v])).code).toBe(0);
+  });
+
+  it('prints snippets as plain text; --json keeps the Markdown with a plain snippet beside it', async () => {
+    const r = await runCli(['search', 'yield starter', '--vault', v]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/The yield is set by the starter and hydration/);
+    expect(r.stdout).not.toMatch(/\*\*|\]\(|`/);
+    const j = await runCli(['search', 'yield starter', '--vault', v, '--json']);
+    const hit = j.json<{ results: (Hit & { snippet: string })[] }>().results[0]!;
+    expect(hit.snippets[0]).toMatch(/\*\*yield\*\*/);
+    expect(hit.snippet).toMatch(/The yield is set by the starter/);
+    const text = await runCli(['sections', 'yield starter', '--vault', v, '--json']);
+    expect(text.json<{ results: { text: string }[] }>().results[0]!.text).toMatch(/\*\*Yield:\*\*/);
+  });
+
+  it('no ANSI codes when NO_COLOR is set or stdout is not a terminal; styles only on a terminal', async () => {
+    const ansi = new RegExp(`${String.fromCharCode(27)}\\[`);
+    expect((await runCli(['search', 'yield', '--vault', v])).stdout).not.toMatch(ansi);
+    const tty = async (env: NodeJS.ProcessEnv) => {
+      const { main } = await import('../src/cli/main.js');
+      let out = '';
+      await main(['search', 'yield', '--vault', v], {
+        stdout: { write: (s: string) => (out += s), isTTY: true },
+        stderr: { write: () => true },
+        readStdin: async () => '',
+        env,
+        cwd: process.cwd(),
+      });
+      return out;
+    };
+    expect(await tty({})).toMatch(ansi);
+    expect(await tty({ NO_COLOR: '1' })).not.toMatch(ansi);
+    expect(await tty({ TERM: 'dumb' })).not.toMatch(ansi);
   });
 });

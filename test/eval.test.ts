@@ -171,7 +171,7 @@ describe('quiver eval (CLI)', () => {
       'select=topk',
       '--variant',
       'select=dartboard',
-      '--json',
+      '--out',
       json,
       '--html',
       html,
@@ -191,7 +191,7 @@ describe('quiver eval (CLI)', () => {
     expect(page).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
   });
 
-  it('reads config files and prints JSON on stdout with --json -', async () => {
+  it('reads config files and prints JSON on stdout with --json', async () => {
     const a = join(tmp.dir, 'lexical.json');
     writeFileSync(a, JSON.stringify({ name: 'lexical', settings: { legs: 'lexical', select: 'topk' } }));
     const r = await runCli([
@@ -204,7 +204,6 @@ describe('quiver eval (CLI)', () => {
       '--variant',
       'legs=both',
       '--json',
-      '-',
       '--quiet',
     ]);
     expect(r.code).toBe(0);
@@ -257,7 +256,7 @@ describe('BEIR input', () => {
 
   it('ingests the corpus into a throwaway vault and scores qrels by corpus id', async () => {
     const before = new Set(readdirSync(tmpdir()).filter((f) => f.startsWith('quiver-eval-')));
-    const r = await runCli(['eval', beir, '--json', '-', '--variants', 'legs=lexical,both']);
+    const r = await runCli(['eval', beir, '--json', '--variants', 'legs=lexical,both']);
     expect(r.code).toBe(0);
     const parsed = parseEvalResult(r.json());
     expect(parsed.meta.dataset).toContain('split test');

@@ -144,13 +144,13 @@ describe('quiver quality commands', () => {
   });
 
   it('noise fit/use and ranker fit/use/show', async () => {
-    expect((await runCli(['noise', 'use', 'on', ...V])).code).toBe(2);
+    expect((await runCli(['noise', 'use', 'on', ...V])).code).toBe(3);
     const fit = await runCli(['noise', 'fit', '--save', ...V]);
     expect(fit.code, fit.stderr).toBe(0);
     expect(fit.stdout).toMatch(/noise blend fitted on \d+ documents; saved/);
     expect((await runCli(['noise', 'use', 'on', ...V])).stdout).toContain('fitted blend');
 
-    expect((await runCli(['ranker', 'use', 'on', ...V])).code).toBe(2);
+    expect((await runCli(['ranker', 'use', 'on', ...V])).code).toBe(3);
     await runCli(['learn', 'on', ...V]);
     for (const q of ['lens prism focal', 'alloy furnace anneal', 'nectar swarm comb']) {
       expect((await runCli(['ask', q, ...V])).code).toBe(0);

@@ -1,14 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { joinNegativeValues, splitCommand } from './argv.js';
-import { GLOBAL_OPTIONS, type OptionSpec } from './command.js';
-
-const specs: Record<string, OptionSpec> = {
-  ...GLOBAL_OPTIONS,
-  'min-score': { type: 'string', help: '' },
-  limit: { type: 'string', short: 'k', help: '' },
-  save: { type: 'boolean', help: '' },
-};
+import { splitCommand } from './argv.js';
+import { GLOBAL_OPTIONS } from './command.js';
 
 describe('splitCommand', () => {
   it('moves global options written before the command after it, values included', () => {
@@ -62,22 +55,5 @@ describe('splitCommand', () => {
         },
       ),
     );
-  });
-});
-
-describe('joinNegativeValues', () => {
-  it('joins negative numbers to string options, long or short', () => {
-    expect(joinNegativeValues(['--min-score', '-1000', '-k', '-3', '--limit', '-.5'], specs)).toEqual([
-      '--min-score=-1000',
-      '--limit=-3',
-      '--limit=-.5',
-    ]);
-    expect(joinNegativeValues(['--min-score', '-1e3'], specs)).toEqual(['--min-score=-1e3']);
-  });
-
-  it('leaves flags, non-numbers, boolean options, inline values and anything after -- alone', () => {
-    const same = ['--save', '-1', '--min-score', '-x', '--min-score=-2', '--', '--limit', '-1'];
-    expect(joinNegativeValues(same, specs)).toEqual(same);
-    expect(joinNegativeValues(['--unknown', '-1'], specs)).toEqual(['--unknown', '-1']);
   });
 });

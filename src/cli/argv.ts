@@ -1,25 +1,4 @@
-import type { OptionSpec } from './command.js';
-
-/** A number as an option value may take: `-3`, `-0.5`, `-.5`, `-1e3` (so `--min-score -1000` works). */
-const NEGATIVE_NUMBER = /^-(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-
-/** The spec of `--name`, `--name=v` or `-x` among `specs`, with the token's inline value if any. */
-function lookup(
-  token: string,
-  specs: Readonly<Record<string, OptionSpec>>,
-): { spec: OptionSpec; inline: boolean } | null {
-  if (token.startsWith('--')) {
-    const eq = token.indexOf('=');
-    const name = token.slice(2, eq < 0 ? undefined : eq);
-    const spec = specs[name];
-    return spec === undefined ? null : { spec, inline: eq >= 0 };
-  }
-  if (/^-[A-Za-z]$/.test(token)) {
-    const spec = Object.values(specs).find((o) => o.short === token.slice(1));
-    return spec === undefined ? null : { spec, inline: false };
-  }
-  return null;
-}
+import { lookupOption, type OptionSpec } from './options.js';
 
 /**
  * Split a command line into the command name and its arguments, as git, docker or kubectl read it:
@@ -39,10 +18,11 @@ export function splitCommand(
   let i = 0;
   while (i < argv.length) {
     const token = argv[i]!;
-    const hit = lookup(token, globals);
-    if (hit === null) break;
+    const hit = lookupOption(token, globals);
+    if (hit?.spec === undefined) break;
     leading.push(token);
-    if (hit.spec.type === 'string' && !hit.inline && i + 1 < argv.length) leading.push(argv[++i]!);
+    if (hit.spec.type !== 'boolean' && hit.inline === undefined && i + 1 < argv.length)
+      leading.push(argv[++i]!);
     i++;
   }
   const name = argv[i];
@@ -53,38 +33,4 @@ export function splitCommand(
       ? [...after, ...leading]
       : [...after.slice(0, dashdash), ...leading, ...after.slice(dashdash)];
   return { name, rest, leading };
-}
-
-/**
- * Join a numeric-looking value to its option (`--min-score -1000` → `--min-score=-1000`) for every
- * string option in `specs`, so Node's parser does not take the value for an unknown short flag.
- * Anything else, and everything after `--`, passes unchanged.
- */
-export function joinNegativeValues(
-  args: readonly string[],
-  specs: Readonly<Record<string, OptionSpec>>,
-): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const token = args[i]!;
-    if (token === '--') return [...out, ...args.slice(i)];
-    const hit = lookup(token, specs);
-    const next = args[i + 1];
-    if (
-      hit !== null &&
-      hit.spec.type === 'string' &&
-      !hit.inline &&
-      next !== undefined &&
-      NEGATIVE_NUMBER.test(next)
-    ) {
-      out.push(`${token.startsWith('--') ? token : `--${nameOf(token, specs)}`}=${next}`);
-      i++;
-    } else out.push(token);
-  }
-  return out;
-}
-
-/** The long name of a short flag `-x`. */
-function nameOf(short: string, specs: Readonly<Record<string, OptionSpec>>): string {
-  return Object.entries(specs).find(([, o]) => o.short === short.slice(1))?.[0] ?? short.slice(1);
 }

@@ -1,16 +1,8 @@
-import type { ConfigKey, Vault } from '../index.js';
+import type { Vault } from '../index.js';
 import type { CliIO } from './io.js';
+import type { OptionSpec, ParsedValues } from './options.js';
 
-export interface OptionSpec {
-  type: 'string' | 'boolean';
-  short?: string;
-  multiple?: boolean;
-  help: string;
-  /** The config key this flag overrides, if any. */
-  config?: ConfigKey;
-}
-
-export type ParsedValues = Record<string, string | boolean | string[] | boolean[] | undefined>;
+export type { OptionSpec, OptionValue, ParsedValues } from './options.js';
 
 export interface CommandContext {
   io: CliIO;
@@ -29,27 +21,56 @@ export interface CommandContext {
   err: (s: string) => void;
 }
 
-/** A CLI command, declared as data: its name, options and a run function returning an exit code. */
+/**
+ * A CLI command, declared as data: its name, options, how many positional arguments it takes
+ * (`maxArgs`; `null` for any number) and a run function returning an exit code. A command with
+ * `subcommands` (`noise suggest`, `ranker fit`) takes the subcommand's name first, and each
+ * subcommand has options of its own, so `noise marks --k 5` is an error naming `--k`.
+ */
 export interface Command {
   name: string;
   usage: string;
   options: Record<string, OptionSpec>;
+  maxArgs: number | null;
+  run: (ctx: CommandContext) => Promise<number>;
+  subcommands?: Record<string, Subcommand>;
+}
+
+/** One subcommand: its own usage line, summary, options and positional limit. */
+export interface Subcommand {
+  usage: string;
+  summary: string;
+  options: Record<string, OptionSpec>;
+  maxArgs: number | null;
   run: (ctx: CommandContext) => Promise<number>;
 }
 
 /** Flags every command accepts. */
 export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
-  vault: { type: 'string', help: 'vault file (default .quiver/vault.db, or $QUIVER_VAULT)', config: 'vault' },
-  config: { type: 'string', help: 'config file (default quiver.config.json)' },
+  vault: {
+    type: 'string',
+    value: 'FILE',
+    help: 'vault file (default .quiver/vault.db, or $QUIVER_VAULT)',
+    config: 'vault',
+  },
+  config: { type: 'string', value: 'FILE', help: 'config file (default quiver.config.json)' },
   json: { type: 'boolean', help: 'machine-readable JSON on stdout' },
   quiet: { type: 'boolean', short: 'q', help: 'no progress output' },
   wait: {
-    type: 'string',
+    type: 'number',
+    min: 0,
+    value: 'SECONDS',
     help: 'seconds a write waits for another quiver writer before exit 8 (default 0)',
     config: 'writer.waitSeconds',
   },
   help: { type: 'boolean', short: 'h', help: 'show help' },
 };
+
+/** Read a numeric flag (already checked against its spec by the parser). */
+export function num(values: ParsedValues, name: string): number | undefined {
+  const v = values[name];
+  return typeof v === 'number' ? v : undefined;
+}
 
 /** Read a string flag. */
 export function str(values: ParsedValues, name: string): string | undefined {

@@ -1,40 +1,14 @@
-import { parseArgs } from 'node:util';
 // The error class comes from its own small module and the rest of the library (`../index.js`)
 // only when a command runs, so `quiver --help` starts without loading it.
 import { isQuiverError, QuiverError } from '../errors.js';
 import type { ConfigKey, Vault } from '../index.js';
-import { COMMANDS, type CommandEntry } from './commands/index.js';
-import { GLOBAL_OPTIONS, type Command, type OptionSpec } from './command.js';
-import { joinNegativeValues, splitCommand } from './argv.js';
+import { COMMANDS } from './commands/index.js';
+import { GLOBAL_OPTIONS, type Subcommand } from './command.js';
+import { splitCommand } from './argv.js';
+import { commandHelp, overviewHelp, unknownOptionHint } from './help.js';
+import { parseOptions, type OptionSpec } from './options.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { CliIO } from './io.js';
-
-function helpText(entry?: CommandEntry, cmd?: Command): string {
-  if (entry === undefined || cmd === undefined) {
-    const w = Math.max(...COMMANDS.map((c) => c.name.length));
-    return [
-      'quiver: a local-first RAG vault',
-      '',
-      'usage: quiver [global options] <command> [options]',
-      '',
-      ...COMMANDS.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`),
-      '',
-      'Global options: --vault FILE, --config FILE, --wait SECONDS, --json, --quiet, --help',
-      "Run 'quiver help <command>' (or 'quiver <command> --help') for a command's options.",
-      '',
-    ].join('\n');
-  }
-  const opts = Object.entries({ ...GLOBAL_OPTIONS, ...cmd.options });
-  const w = Math.max(...opts.map(([n, o]) => n.length + (o.type === 'string' ? 6 : 0)));
-  return [
-    `usage: ${cmd.usage}`,
-    '',
-    entry.summary,
-    '',
-    ...opts.map(([n, o]) => `  --${(n + (o.type === 'string' ? ' VALUE' : '')).padEnd(w)}  ${o.help}`),
-    '',
-  ].join('\n');
-}
 
 /**
  * The CLI: parse `argv` (without node and script), run the command, return the exit code.
@@ -47,12 +21,12 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   if (name === 'help' && moved[0] !== undefined && !moved[0].startsWith('-')) {
     const target = COMMANDS.find((c) => c.name === moved[0]);
     if (target !== undefined) {
-      io.stdout.write(helpText(target, await target.load()));
+      io.stdout.write(commandHelp(target, await target.load(), moved[1]));
       return EXIT.OK;
     }
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout.write(helpText());
+    io.stdout.write(overviewHelp());
     return name === undefined && !askedHelp ? EXIT.USAGE : EXIT.OK;
   }
   if (name === '--version') {
@@ -61,36 +35,58 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (entry === undefined) {
-    io.stderr.write(`quiver: unknown command "${name}"\n\n${helpText()}`);
+    io.stderr.write(`quiver: unknown command "${name}" (run 'quiver help' for the list)\n`);
     return EXIT.USAGE;
   }
   const cmd = await entry.load();
-  const specs: Record<string, OptionSpec> = { ...GLOBAL_OPTIONS, ...cmd.options };
-  const rest = joinNegativeValues(moved, specs);
+  // A command with subcommands takes the subcommand's name first; its options are its own.
+  let sub: { name: string; spec: Subcommand } | undefined;
+  let args = moved;
+  if (cmd.subcommands !== undefined) {
+    // Global options may come before the subcommand too (`quiver noise --json marks`).
+    const { name: subName, rest: subRest, leading: subLeading } = splitCommand(moved, GLOBAL_OPTIONS);
+    const spec = subName === undefined ? undefined : cmd.subcommands[subName];
+    if (spec === undefined || subName === undefined) {
+      if (subName === undefined || subName === '--help' || subName === '-h') {
+        io.stdout.write(commandHelp(entry, cmd));
+        const asked = subName !== undefined || subLeading.includes('--help') || subLeading.includes('-h');
+        return asked ? EXIT.OK : EXIT.USAGE;
+      }
+      const names = Object.keys(cmd.subcommands).join(', ');
+      io.stderr.write(`quiver ${cmd.name}: say ${names}, got ${JSON.stringify(subName)}\n`);
+      return EXIT.USAGE;
+    }
+    sub = { name: subName, spec };
+    args = subRest;
+  }
+  const where = `quiver ${cmd.name}${sub === undefined ? '' : ` ${sub.name}`}`;
+  const specs: Record<string, OptionSpec> = {
+    ...GLOBAL_OPTIONS,
+    ...(sub === undefined ? cmd.options : { ...cmd.options, ...sub.spec.options }),
+  };
   let parsed;
   try {
-    parsed = parseArgs({
-      args: rest,
-      options: Object.fromEntries(
-        Object.entries(specs).map(([n, o]) => [
-          n,
-          {
-            type: o.type,
-            ...(o.short === undefined ? {} : { short: o.short }),
-            ...(o.multiple === true ? { multiple: true } : {}),
-          },
-        ]),
-      ),
-      allowPositionals: true,
-      strict: true,
-    });
+    parsed = parseOptions(args, specs, where, (n) => unknownOptionHint(cmd, n));
+    const max = sub === undefined ? cmd.maxArgs : sub.spec.maxArgs;
+    if (parsed.values.help !== true && max !== null && parsed.positionals.length > max) {
+      const extra = parsed.positionals.slice(max);
+      throw new QuiverError(
+        'BAD_INPUT',
+        `${where}: unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((a) => JSON.stringify(a)).join(' ')} (it takes ${max === 0 ? 'none' : `at most ${max}`}; quote text that has spaces)`,
+      );
+    }
   } catch (e) {
-    io.stderr.write(`quiver ${cmd.name}: ${(e as Error).message}\n\n${helpText(entry, cmd)}`);
+    if (!isQuiverError(e)) throw e;
+    io.stderr.write(
+      `${e.message}\nRun 'quiver help ${cmd.name}${sub === undefined ? '' : ` ${sub.name}`}' for its options.\n`,
+    );
+    if (argv.includes('--json'))
+      io.stdout.write(`${JSON.stringify({ error: { code: e.code, message: e.message } })}\n`);
     return EXIT.USAGE;
   }
-  const values = parsed.values as Record<string, string | boolean | string[] | boolean[] | undefined>;
+  const values = parsed.values;
   if (values.help === true) {
-    io.stdout.write(helpText(entry, cmd));
+    io.stdout.write(commandHelp(entry, cmd, sub?.name));
     return EXIT.OK;
   }
   const overrides: Partial<Record<ConfigKey, unknown>> = {};
@@ -101,7 +97,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   let vault: Vault | undefined;
   const signal = io.signal ?? new AbortController().signal;
   try {
-    return await cmd.run({
+    return await (sub?.spec.run ?? cmd.run)({
       signal,
       io,
       values,

@@ -11,7 +11,7 @@ export interface Progress {
  * stay clean).
  */
 export function progressBar(io: CliIO, quiet: boolean, what: string): Progress {
-  if (quiet || io.stderr.isTTY !== true || io.env.QUIVER_PROGRESS === 'false')
+  if (quiet || io.stderr.isTTY !== true || io.env.TERM === 'dumb' || io.env.QUIVER_PROGRESS === 'false')
     return { update: () => undefined, stop: () => undefined };
   const bar = new cliProgress.SingleBar(
     {

@@ -9,25 +9,39 @@ export const addCommand: Command = {
   name: 'add',
   usage: 'quiver add <path|-> [...] [--text TEXT] [--include GLOB] [--exclude GLOB]',
   options: {
-    text: { type: 'string', multiple: true, help: 'add this literal text as a note' },
-    title: { type: 'string', help: 'title for --text or stdin' },
+    text: { type: 'string', value: 'TEXT', multiple: true, help: 'add this literal text as a note' },
+    title: { type: 'string', value: 'TITLE', help: 'title for --text or stdin' },
     source: {
       type: 'string',
+      value: 'NAME',
       help: 'source name for --text or stdin (re-adding the same source updates it)',
     },
     include: {
       type: 'string',
+      value: 'GLOB',
       multiple: true,
       help: 'only files matching this glob (relative to the folder)',
     },
-    exclude: { type: 'string', multiple: true, help: 'skip files matching this glob' },
+    exclude: { type: 'string', value: 'GLOB', multiple: true, help: 'skip files matching this glob' },
     sync: {
       type: 'boolean',
       help: 'also remove documents whose files under the given folders are gone (follows renames)',
     },
-    'max-file-bytes': { type: 'string', help: 'largest file to ingest', config: 'ingest.maxFileBytes' },
-    'chunk-chars': { type: 'string', help: 'chunk target in characters', config: 'ingest.chunkChars' },
+    'max-file-bytes': {
+      type: 'integer',
+      min: 1,
+      help: 'largest file to ingest',
+      config: 'ingest.maxFileBytes',
+    },
+    'chunk-chars': {
+      type: 'integer',
+      min: 64,
+      max: 8192,
+      help: 'chunk target in characters',
+      config: 'ingest.chunkChars',
+    },
   },
+  maxArgs: null,
   async run(ctx) {
     const inputs: AddInput[] = [];
     const title = str(ctx.values, 'title');

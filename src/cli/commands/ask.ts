@@ -1,7 +1,9 @@
 import { QuiverError, type AskResult, type CitedSection, type GeneratorName } from '../../index.js';
 import { str, type Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
+import { markdownToPlain } from '../../text/plain-text.js';
 import { RETRIEVAL_OPTIONS, searchOptionsFrom } from './retrieval-flags.js';
+import { whereLabel } from './where-label.js';
 
 /** A cited or context section as JSON (snake_case). */
 function sectionRefJson(c: CitedSection): Record<string, unknown> {
@@ -38,12 +40,14 @@ export const askCommand: Command = {
   options: {
     ...RETRIEVAL_OPTIONS,
     generator: {
-      type: 'string',
+      type: 'enum',
+      choices: ['extractive', 'openai'],
       help: 'extractive (offline) or openai (any OpenAI-compatible server)',
       config: 'generator.provider',
     },
     'show-context': { type: 'boolean', help: 'also print the numbered sections the answer was built from' },
   },
+  maxArgs: null,
   async run(ctx) {
     const question = ctx.positionals.join(' ').trim();
     if (question === '') throw new QuiverError('BAD_INPUT', 'quiver ask: give a question');
@@ -59,13 +63,10 @@ export const askCommand: Command = {
       ctx.out(`${JSON.stringify(askJson(r))}\n`);
       return EXIT.OK;
     }
-    ctx.out(stream ? '\n\n' : `${r.answer}\n\n`);
+    ctx.out(stream ? '\n\n' : `${markdownToPlain(r.answer)}\n\n`);
     if (r.cited.length > 0) {
       ctx.out('Sources:\n');
-      for (const c of r.cited)
-        ctx.out(
-          `  [${c.n}] ${c.breadcrumb}  (${c.source}${c.pages ? `, pages ${c.pages[0]}–${c.pages[1]}` : ''})\n`,
-        );
+      for (const c of r.cited) ctx.out(`  [${c.n}] ${c.breadcrumb}  (${whereLabel(c)})\n`);
     }
     if (r.invalidCitations.length > 0)
       ctx.out(
@@ -73,7 +74,8 @@ export const askCommand: Command = {
       );
     if (ctx.values['show-context'] === true) {
       ctx.out('\nContext:\n');
-      for (const c of r.context) ctx.out(`\n[${c.n}] ${c.breadcrumb}  (${c.source})\n${c.text}\n`);
+      for (const c of r.context)
+        ctx.out(`\n[${c.n}] ${c.breadcrumb}  (${whereLabel(c)})\n${markdownToPlain(c.text)}\n`);
     }
     return EXIT.OK;
   },

@@ -7,6 +7,7 @@ export const backupCommand: Command = {
   name: 'backup',
   usage: 'quiver backup FILE',
   options: { force: { type: 'boolean', help: 'overwrite FILE if it exists' } },
+  maxArgs: 1,
   async run(ctx) {
     const dest = ctx.positionals[0];
     if (dest === undefined) throw new QuiverError('BAD_INPUT', 'quiver backup: give the file to write');

@@ -8,6 +8,7 @@ export const batchesCommand: Command = {
   name: 'batches',
   usage: 'quiver batches',
   options: {},
+  maxArgs: 0,
   async run(ctx) {
     const vault = await ctx.openVault({ readonly: true });
     const batches = await vault.batches();
@@ -36,7 +37,10 @@ export const batchesCommand: Command = {
 export const undoCommand: Command = {
   name: 'undo',
   usage: 'quiver undo [--batch ID]',
-  options: { batch: { type: 'string', help: 'the batch to roll back (must be the newest live one)' } },
+  options: {
+    batch: { type: 'string', value: 'ID', help: 'the batch to roll back (must be the newest live one)' },
+  },
+  maxArgs: 0,
   async run(ctx) {
     const vault = await ctx.openVault();
     const r = await vault.undo(str(ctx.values, 'batch'), { signal: ctx.signal });
@@ -53,6 +57,7 @@ export const rmCommand: Command = {
   name: 'rm',
   usage: 'quiver rm <doc id|source|folder/> [...]',
   options: {},
+  maxArgs: null,
   async run(ctx) {
     if (ctx.positionals.length === 0)
       throw new QuiverError(
@@ -77,6 +82,7 @@ export const compactCommand: Command = {
   name: 'compact',
   usage: 'quiver compact',
   options: {},
+  maxArgs: 0,
   async run(ctx) {
     const vault = await ctx.openVault();
     const r = await vault.compact();

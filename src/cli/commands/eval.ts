@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { QuiverError } from '../../index.js';
 // The evaluation surface is not re-exported from src/index.ts yet; import it directly.
@@ -17,7 +16,8 @@ import type { EvalResult } from '../../evaluate/eval-result.js';
 import { renderHtmlReport } from '../../evaluate/report-html.js';
 import { runEval } from '../../evaluate/runner.js';
 import { latencySummary } from '../../evaluate/summary.js';
-import { str, strs, type Command, type CommandContext } from '../command.js';
+import { num, str, strs, type Command, type CommandContext } from '../command.js';
+import { checkWritable, writeOutputFile } from '../output-file.js';
 import { EXIT } from '../exit-codes.js';
 import { progressBar } from '../progress.js';
 import { table } from '../table.js';
@@ -70,23 +70,11 @@ export function evalTable(result: EvalResult): string {
   return out;
 }
 
-function positiveInt(values: CommandContext['values'], name: string): number | undefined {
-  const v = str(values, name);
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1)
-    throw new QuiverError(
-      'BAD_INPUT',
-      `quiver eval: --${name} must be a positive integer, got ${JSON.stringify(v)}`,
-    );
-  return n;
-}
-
 /** The configs named on the command line (files, variants), each over the base settings of the flags. */
 function configsFrom(ctx: CommandContext): EvalConfig[] {
   const base: EvalSettings = parseEvalSettings(
     {
-      ...(positiveInt(ctx.values, 'limit') === undefined ? {} : { limit: positiveInt(ctx.values, 'limit') }),
+      ...(num(ctx.values, 'limit') === undefined ? {} : { limit: num(ctx.values, 'limit') }),
       ...(str(ctx.values, 'generator') === undefined ? {} : { generator: str(ctx.values, 'generator') }),
     },
     'flags',
@@ -103,10 +91,11 @@ function configsFrom(ctx: CommandContext): EvalConfig[] {
 export const evalCommand: Command = {
   name: 'eval',
   usage:
-    'quiver eval QUESTIONS.jsonl|BEIR_DIR [--vault V] [--config a.json …] [--variant select=mmr …] [--variants select=topk,mmr,dartboard] [--answer] [--judge lexical|fact-id|llm] [--split S] [--json OUT|-] [--html OUT]',
+    'quiver eval QUESTIONS.jsonl|BEIR_DIR [--vault V] [--config a.json …] [--variant select=mmr …] [--variants select=topk,mmr,dartboard] [--answer] [--judge lexical|fact-id|llm] [--split S] [--json] [--out FILE.json] [--html FILE.html]',
   options: {
     config: {
       type: 'string',
+      value: 'FILE',
       multiple: true,
       help: 'an eval config JSON file {name, settings}; repeat to compare (replaces the global --config here)',
     },
@@ -121,30 +110,37 @@ export const evalCommand: Command = {
       help: 'answer each question and measure grounding (automatic when the set has required_facts or reference)',
     },
     judge: {
-      type: 'string',
-      help: `support judge: ${JUDGE_NAMES.join(' | ')} (default ${DEFAULT_JUDGE}, a proxy)`,
+      type: 'enum',
+      choices: JUDGE_NAMES,
+      help: `support judge (default ${DEFAULT_JUDGE}, a proxy)`,
     },
-    split: { type: 'string', help: 'BEIR qrels split (default test, or the only one)' },
-    limit: { type: 'string', help: 'results retrieved per question for every config (recall@100 needs 100)' },
-    generator: { type: 'string', help: 'answer generator for every config: extractive | openai' },
-    json: { type: 'string', help: 'write the EvalResult JSON to this file (- for stdout)' },
-    html: { type: 'string', help: 'write the self-contained HTML report to this file' },
+    split: { type: 'string', value: 'NAME', help: 'BEIR qrels split (default test, or the only one)' },
+    limit: {
+      type: 'integer',
+      min: 1,
+      help: 'results retrieved per question for every config (recall@100 needs 100)',
+    },
+    generator: {
+      type: 'enum',
+      choices: ['extractive', 'openai'],
+      help: 'answer generator for every config',
+    },
+    out: { type: 'string', value: 'FILE', help: 'write the EvalResult JSON to this file' },
+    html: { type: 'string', value: 'FILE', help: 'write the self-contained HTML report to this file' },
   },
+  maxArgs: 1,
   async run(ctx) {
     const [input, ...extra] = ctx.positionals;
     if (input === undefined || extra.length > 0)
       throw new QuiverError('BAD_INPUT', 'quiver eval: give one question-set file or BEIR folder');
     const judge = str(ctx.values, 'judge');
-    if (judge !== undefined && !(JUDGE_NAMES as readonly string[]).includes(judge)) {
-      throw new QuiverError(
-        'BAD_INPUT',
-        `quiver eval: --judge must be one of ${JUDGE_NAMES.join(', ')}, got ${JSON.stringify(judge)}`,
-      );
-    }
     const configs = configsFrom(ctx);
-    const jsonOut = str(ctx.values, 'json');
+    const jsonOut = str(ctx.values, 'out');
     const htmlOut = str(ctx.values, 'html');
-    const say = jsonOut === '-' ? ctx.err : ctx.out;
+    // Reports go to folders that exist: checked before minutes of work, not after.
+    for (const f of [jsonOut, htmlOut]) if (f !== undefined) checkWritable(resolve(ctx.io.cwd, f), 'eval');
+    // With --json stdout carries only the JSON; the table goes to stderr.
+    const say = ctx.json ? ctx.err : ctx.out;
     const split = str(ctx.values, 'split');
     const t0 = performance.now();
     const ingestBar = progressBar(ctx.io, ctx.quiet, 'ingest');
@@ -183,19 +179,19 @@ export const evalCommand: Command = {
       await data.close();
     }
     result.meta.durationMs = performance.now() - t0;
-    if (!ctx.quiet || jsonOut === undefined) {
+    if (!ctx.quiet || (jsonOut === undefined && !ctx.json)) {
       say(
         `quiver eval: ${result.meta.dataset}: ${data.questions.length} questions × ${configs.length} config(s) in ${(result.meta.durationMs / 1000).toFixed(1)} s\n\n`,
       );
       say(evalTable(result));
     }
-    if (jsonOut === '-') ctx.out(`${JSON.stringify(result)}\n`);
-    else if (jsonOut !== undefined) {
-      writeFileSync(resolve(ctx.io.cwd, jsonOut), `${JSON.stringify(result, null, 1)}\n`);
+    if (ctx.json) ctx.out(`${JSON.stringify(result)}\n`);
+    if (jsonOut !== undefined) {
+      writeOutputFile(resolve(ctx.io.cwd, jsonOut), `${JSON.stringify(result, null, 1)}\n`, 'eval');
       say(`wrote ${jsonOut}\n`);
     }
     if (htmlOut !== undefined) {
-      writeFileSync(resolve(ctx.io.cwd, htmlOut), renderHtmlReport(result));
+      writeOutputFile(resolve(ctx.io.cwd, htmlOut), renderHtmlReport(result), 'eval');
       say(`wrote ${htmlOut}\n`);
     }
     return EXIT.OK;

@@ -1,4 +1,5 @@
 import type { SectionHit } from '../../index.js';
+import { markdownToPlain } from '../../text/plain-text.js';
 
 /** The stable JSON shape of one result (snake_case: other tools rely on it; see README). */
 export function hitJson(h: SectionHit): Record<string, unknown> {
@@ -17,6 +18,8 @@ export function hitJson(h: SectionHit): Record<string, unknown> {
     step_score: h.stepScore,
     leg_ranks: h.ranks,
     snippets: h.snippets,
+    // The first snippet as plain text (Markdown removed), for displays that do not render Markdown.
+    snippet: markdownToPlain(h.snippets[0] ?? ''),
     ...(h.text === undefined ? {} : { text: h.text }),
   };
 }

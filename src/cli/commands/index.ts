@@ -119,4 +119,9 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'show the effective config (and where each value came from), the store and the embedder',
     load: async () => (await import('./init-doctor.js')).doctorCommand,
   },
+  {
+    name: 'completion',
+    summary: 'print a shell completion script (bash or zsh)',
+    load: async () => (await import('./completion.js')).completionCommand,
+  },
 ];

@@ -7,6 +7,7 @@ export const initCommand: Command = {
   name: 'init',
   usage: 'quiver init [--vault FILE]',
   options: {},
+  maxArgs: 0,
   async run(ctx) {
     const vault = await ctx.openVault();
     const s = await vault.stats();
@@ -19,6 +20,7 @@ export const initCommand: Command = {
 export const doctorCommand: Command = {
   name: 'doctor',
   usage: 'quiver doctor [--fix]',
+  maxArgs: 0,
   options: {
     fix: {
       type: 'boolean',
@@ -50,7 +52,10 @@ export const doctorCommand: Command = {
       },
       config_file: vault.loaded.file,
       config: Object.fromEntries(
-        keys.map((k) => [k, { value: vault.config[k], from: vault.loaded.sources[k] }]),
+        keys.map((k) => [
+          k,
+          { value: vault.config[k], from: vault.loaded.sources[k], env: CONFIG_KEYS[k].env },
+        ]),
       ),
       secrets: Object.fromEntries(
         secrets.map((n) => [n, ctx.io.env[n] === undefined || ctx.io.env[n] === '' ? 'missing' : 'set']),
@@ -59,7 +64,13 @@ export const doctorCommand: Command = {
     if (ctx.json) {
       ctx.out(`${JSON.stringify(report)}\n`);
     } else {
-      ctx.out(`store     ${report.store.kind} ${report.store.location} (schema v${s.schemaVersion})\n`);
+      const engine =
+        s.engine === undefined
+          ? ''
+          : `; ${s.engine.name} ${s.engine.version}, other programs reading it need ≥ ${s.engine.readersNeed}`;
+      ctx.out(
+        `store     ${report.store.kind} ${report.store.location} (schema v${s.schemaVersion}${engine})\n`,
+      );
       ctx.out(
         `contents  ${s.documents} documents, ${s.sections} sections, ${s.chunks} chunks, ${s.batches} batches\n`,
       );
@@ -104,8 +115,13 @@ export const doctorCommand: Command = {
       ctx.out(`config    ${vault.loaded.file ?? '(no config file)'}\n`);
       ctx.out(
         table(
-          ['key', 'value', 'from'],
-          keys.map((k) => [k, JSON.stringify(vault.config[k]), vault.loaded.sources[k]]),
+          ['key', 'value', 'from', 'environment variable'],
+          keys.map((k) => [
+            k,
+            JSON.stringify(vault.config[k]),
+            vault.loaded.sources[k],
+            `${CONFIG_KEYS[k].env}${ctx.io.env[CONFIG_KEYS[k].env] === undefined ? '' : ' (set)'}`,
+          ]),
         ),
       );
       ctx.out(

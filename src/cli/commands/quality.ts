@@ -1,5 +1,5 @@
 import { QuiverError, type Vault } from '../../index.js';
-import { str, type Command, type CommandContext } from '../command.js';
+import { num, str, type Command, type CommandContext, type Subcommand } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { table } from '../table.js';
 
@@ -16,28 +16,6 @@ function onOff(cmd: string, v: string | undefined): boolean {
     'BAD_INPUT',
     `quiver ${cmd}: say on or off, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`,
   );
-}
-
-function intFlag(ctx: CommandContext, name: string, min: number): number | undefined {
-  const raw = str(ctx.values, name);
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) {
-    throw new QuiverError(
-      'BAD_INPUT',
-      `quiver: --${name} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`,
-    );
-  }
-  return n;
-}
-
-function numFlag(ctx: CommandContext, name: string): number | undefined {
-  const raw = str(ctx.values, name);
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(n))
-    throw new QuiverError('BAD_INPUT', `quiver: --${name} must be a number, got ${JSON.stringify(raw)}`);
-  return n;
 }
 
 const fixed = (x: number | null, d = 3): string => (x === null ? '' : x.toFixed(d));
@@ -76,7 +54,8 @@ function noiseJson(r: NoiseRow): Record<string, unknown> {
 export const rateCommand: Command = {
   name: 'rate',
   usage: 'quiver rate <section-id> up|down|good|bad|read|cited|shown [--question Q]',
-  options: { question: { type: 'string', help: 'the question the section was judged for' } },
+  options: { question: { type: 'string', value: 'Q', help: 'the question the section was judged for' } },
+  maxArgs: 2,
   async run(ctx) {
     const [sectionId, signal, ...extra] = ctx.positionals;
     if (sectionId === undefined || signal === undefined || extra.length > 0) {
@@ -97,13 +76,14 @@ export const ratingsCommand: Command = {
   name: 'ratings',
   usage: 'quiver ratings [--doc ID] [--limit N]',
   options: {
-    doc: { type: 'string', help: 'only this document id' },
-    limit: { type: 'string', help: 'rows to show (default 50)' },
+    doc: { type: 'string', value: 'ID', help: 'only this document id' },
+    limit: { type: 'integer', min: 1, help: 'rows to show (default 50)' },
   },
+  maxArgs: 0,
   async run(ctx) {
     const vault = await ctx.openVault();
     const doc = str(ctx.values, 'doc');
-    const limit = intFlag(ctx, 'limit', 1);
+    const limit = num(ctx.values, 'limit');
     const rows = await vault.quality.ratings({
       ...(doc === undefined ? {} : { docId: doc }),
       ...(limit === undefined ? {} : { limit }),
@@ -131,8 +111,9 @@ export const ratingsCommand: Command = {
 
 export const learnCommand: Command = {
   name: 'learn',
-  usage: 'quiver learn on|off',
+  usage: 'quiver learn [on|off]',
   options: {},
+  maxArgs: 1,
   async run(ctx) {
     const arg = ctx.positionals[0];
     const vault = await ctx.openVault();
@@ -192,32 +173,57 @@ function modelLines(
   return head + weights.map(([n, w]) => `  ${n.padEnd(18)} ${w >= 0 ? ' ' : ''}${w.toFixed(4)}\n`).join('');
 }
 
+/** `noise mark|keep <ref>`: the reference is the rest of the line (ids, sources or a title fragment). */
+function docRef(ctx: CommandContext, sub: string): string {
+  const r = ctx.positionals.join(' ').trim();
+  if (r === '')
+    throw new QuiverError('BAD_INPUT', `quiver noise ${sub}: give a document id, source or title fragment`);
+  return r;
+}
+
+const K_OPTION = { type: 'integer', min: 0, help: 'suggestions to show or accept (default 20)' } as const;
+const MIN_SCORE_OPTION = { type: 'number', help: 'lowest score suggested (default 1.0)' } as const;
+const REASON_OPTION = { type: 'string', value: 'TEXT', help: 'why (stored with the mark)' } as const;
+
+function markSub(noisy: boolean): Subcommand {
+  const sub = noisy ? 'mark' : 'keep';
+  return {
+    usage: `quiver noise ${sub} <doc id|source|title> [--reason TEXT]`,
+    summary: noisy
+      ? "mark a document as noise: it leaves both retrieval legs at once (a person's mark)"
+      : 'confirm a document is worth keeping (a negative label for `noise fit`)',
+    options: { reason: REASON_OPTION },
+    maxArgs: null,
+    async run(ctx) {
+      const r = docRef(ctx, sub);
+      const vault = await ctx.openVault();
+      const mark = await vault.quality.markNoisy(r, noisy, str(ctx.values, 'reason') ?? '');
+      printMarks(ctx, [mark], noisy ? 'marked as noise:' : 'kept:');
+      return EXIT.OK;
+    },
+  };
+}
+
+/** Nothing could be fitted yet: exit 3 with what the fit needs, so a script does not go on. */
+function nothingToFit(what: string, needs: string): QuiverError {
+  return new QuiverError('NOT_FOUND', `quiver: ${what} not fitted: ${needs}`);
+}
+
 export const noiseCommand: Command = {
   name: 'noise',
-  usage:
-    'quiver noise suggest [--k N] [--min-score X] | mark <ref> [--reason R] | keep <ref> | accept [--k N] | fit [--save] | use on|off | marks',
-  options: {
-    k: { type: 'string', help: 'suggestions to show or accept (default 20)' },
-    'min-score': { type: 'string', help: 'lowest score suggested (default 1.0)' },
-    reason: { type: 'string', help: 'why (stored with the mark)' },
-    save: { type: 'boolean', help: 'fit: store the fitted blend (switch it on with `noise use on`)' },
-  },
-  async run(ctx) {
-    const [sub, ...args] = ctx.positionals;
-    const k = intFlag(ctx, 'k', 0);
-    const minScore = numFlag(ctx, 'min-score');
-    const reason = str(ctx.values, 'reason') ?? '';
-    const ref = (): string => {
-      const r = args.join(' ').trim();
-      if (r === '')
-        throw new QuiverError(
-          'BAD_INPUT',
-          `quiver noise ${sub}: give a document id, source or title fragment`,
-        );
-      return r;
-    };
-    switch (sub) {
-      case 'suggest': {
+  usage: 'quiver noise suggest|mark|keep|accept|fit|use|marks [options]',
+  options: {},
+  maxArgs: 0,
+  run: () => Promise.resolve(EXIT.USAGE),
+  subcommands: {
+    suggest: {
+      usage: 'quiver noise suggest [--k N] [--min-score X]',
+      summary: 'documents that look like junk, with the features behind each score',
+      options: { k: K_OPTION, 'min-score': MIN_SCORE_OPTION },
+      maxArgs: 0,
+      async run(ctx) {
+        const k = num(ctx.values, 'k');
+        const minScore = num(ctx.values, 'min-score');
         const vault = await ctx.openVault();
         const rows = await vault.quality.suggestNoisy({
           ...(k === undefined ? {} : { k }),
@@ -227,97 +233,141 @@ export const noiseCommand: Command = {
         else
           ctx.out(rows.length === 0 ? 'no suggestions (try a lower --min-score)\n' : suggestionTable(rows));
         return EXIT.OK;
-      }
-      case 'mark':
-      case 'keep': {
-        const r = ref();
+      },
+    },
+    mark: markSub(true),
+    keep: markSub(false),
+    accept: {
+      usage: 'quiver noise accept [--k N] [--min-score X] [--reason TEXT]',
+      summary: 'mark the current suggestions as noise',
+      options: { k: K_OPTION, 'min-score': MIN_SCORE_OPTION, reason: REASON_OPTION },
+      maxArgs: 0,
+      async run(ctx) {
+        const reason = str(ctx.values, 'reason') ?? '';
         const vault = await ctx.openVault();
         printMarks(
           ctx,
-          [await vault.quality.markNoisy(r, sub === 'mark', reason)],
-          sub === 'mark' ? 'marked as noise:' : 'kept:',
-        );
-        return EXIT.OK;
-      }
-      case 'accept': {
-        const vault = await ctx.openVault();
-        printMarks(
-          ctx,
-          await vault.quality.acceptNoisy(k, reason === '' ? 'suggested' : reason, minScore),
+          await vault.quality.acceptNoisy(
+            num(ctx.values, 'k'),
+            reason === '' ? 'suggested' : reason,
+            num(ctx.values, 'min-score'),
+          ),
           'marked as noise:',
         );
         return EXIT.OK;
-      }
-      case 'fit': {
+      },
+    },
+    fit: {
+      usage: 'quiver noise fit [--save]',
+      summary: "fit the noise blend to people's marks (needs a noisy and a keeper mark)",
+      options: {
+        save: { type: 'boolean', help: 'store the fitted blend (switch it on with `noise use on`)' },
+      },
+      maxArgs: 0,
+      async run(ctx) {
         const vault = await ctx.openVault();
         const r = await vault.quality.fitNoise({ save: ctx.values.save === true });
+        if (!r.model.fitted)
+          throw nothingToFit(
+            'noise blend',
+            `${r.labelled} marked documents, and a fit needs at least one marked as noise (\`noise mark\`) and one kept (\`noise keep\`)`,
+          );
         if (ctx.json)
           ctx.out(
             `${JSON.stringify({ fitted: r.model.fitted, saved: r.saved, labelled: r.labelled, meta: r.model.meta, weights: r.model.weights() })}\n`,
           );
         else {
           ctx.out(
-            `noise blend ${r.model.fitted ? 'fitted' : 'not fitted (no noisy/keeper pair)'} on ${r.labelled} documents${r.saved ? '; saved (switch it on with `quiver noise use on`)' : r.model.fitted ? '; not saved (add --save)' : ''}\n`,
+            `noise blend fitted on ${r.labelled} documents${r.saved ? '; saved (switch it on with `quiver noise use on`)' : '; not saved (add --save)'}\n`,
           );
-          ctx.out(modelLines(r.model.weights(), r.model.fitted ? r.model.meta : null));
+          ctx.out(modelLines(r.model.weights(), r.model.meta));
         }
         return EXIT.OK;
-      }
-      case 'use': {
-        const on = onOff('noise use', args[0]);
+      },
+    },
+    use: {
+      usage: 'quiver noise use on|off',
+      summary: 'suggest with the saved fitted blend (on) or the fixed weights (off)',
+      options: {},
+      maxArgs: 1,
+      async run(ctx) {
+        const on = onOff('noise use', ctx.positionals[0]);
         const vault = await ctx.openVault();
         await vault.quality.useNoise(on);
         if (ctx.json) ctx.out(`${JSON.stringify({ noise_on: on })}\n`);
         else ctx.out(`suggestions now use the ${on ? 'fitted blend' : 'fixed weights'}\n`);
         return EXIT.OK;
-      }
-      case 'marks': {
-        const vault = await ctx.openVault();
+      },
+    },
+    marks: {
+      usage: 'quiver noise marks',
+      summary: "people's marks: noise and keepers, with their reasons",
+      options: {},
+      maxArgs: 0,
+      async run(ctx) {
+        const vault = await ctx.openVault({ readonly: true });
         printMarks(ctx, await vault.quality.marks());
         return EXIT.OK;
-      }
-      default:
-        throw new QuiverError(
-          'BAD_INPUT',
-          `quiver noise: say suggest, mark, keep, accept, fit, use or marks, got ${sub === undefined ? 'nothing' : JSON.stringify(sub)}`,
-        );
-    }
+      },
+    },
   },
 };
 
 export const rankerCommand: Command = {
   name: 'ranker',
   usage: 'quiver ranker fit [--save] | use on|off | show',
-  options: { save: { type: 'boolean', help: 'fit: store the model (switch it on with `ranker use on`)' } },
-  async run(ctx) {
-    const [sub, ...args] = ctx.positionals;
-    const vault = sub === 'fit' || sub === 'use' || sub === 'show' ? await ctx.openVault() : undefined;
-    switch (sub) {
-      case 'fit': {
-        const r = await vault!.quality.fitRanker({ save: ctx.values.save === true });
+  options: {},
+  maxArgs: 0,
+  run: () => Promise.resolve(EXIT.USAGE),
+  subcommands: {
+    fit: {
+      usage: 'quiver ranker fit [--save]',
+      summary: 'fit the pairwise ranker on the feedback log',
+      options: { save: { type: 'boolean', help: 'store the model (switch it on with `ranker use on`)' } },
+      maxArgs: 0,
+      async run(ctx) {
+        const vault = await ctx.openVault();
+        const r = await vault.quality.fitRanker({ save: ctx.values.save === true });
+        if (!r.model.fitted)
+          throw nothingToFit(
+            'ranker',
+            'the feedback log has no question with both a positive and a negative row (turn on `quiver learn on` and ask, or `quiver rate` sections up and down for one question)',
+          );
         if (ctx.json)
           ctx.out(
             `${JSON.stringify({ fitted: r.model.fitted, saved: r.saved, meta: r.model.meta, weights: r.model.weights() })}\n`,
           );
         else {
           ctx.out(
-            r.model.fitted
-              ? `ranker fitted${r.saved ? '; saved (switch it on with `quiver ranker use on`)' : '; not saved (add --save)'}\n`
-              : 'ranker not fitted: the log has no question with both a positive and a negative row (turn on `quiver learn on` and ask)\n',
+            `ranker fitted${r.saved ? '; saved (switch it on with `quiver ranker use on`)' : '; not saved (add --save)'}\n`,
           );
-          ctx.out(modelLines(r.model.weights(), r.model.fitted ? r.model.meta : null));
+          ctx.out(modelLines(r.model.weights(), r.model.meta));
         }
         return EXIT.OK;
-      }
-      case 'use': {
-        const on = onOff('ranker use', args[0]);
-        await vault!.quality.useRanker(on);
+      },
+    },
+    use: {
+      usage: 'quiver ranker use on|off',
+      summary: 'let the saved ranker nudge context and ask (on), or not (off)',
+      options: {},
+      maxArgs: 1,
+      async run(ctx) {
+        const on = onOff('ranker use', ctx.positionals[0]);
+        const vault = await ctx.openVault();
+        await vault.quality.useRanker(on);
         if (ctx.json) ctx.out(`${JSON.stringify({ ranker_on: on })}\n`);
         else ctx.out(`the ranker is ${on ? 'on: it nudges context and ask (α 0.25)' : 'off'}\n`);
         return EXIT.OK;
-      }
-      case 'show': {
-        const i = await vault!.quality.rankerInfo();
+      },
+    },
+    show: {
+      usage: 'quiver ranker show',
+      summary: 'the learning switch, the ranker and the noise blend, with their weights',
+      options: {},
+      maxArgs: 0,
+      async run(ctx) {
+        const vault = await ctx.openVault({ readonly: true });
+        const i = await vault.quality.rankerInfo();
         if (ctx.json) {
           ctx.out(
             `${JSON.stringify({ learning: i.learning, feedback_rows: i.feedbackRows, ranker: { on: i.ranker.on, fitted_at: i.ranker.fittedAt, meta: i.ranker.meta, weights: i.ranker.weights }, noise: { on: i.noise.on, fitted_at: i.noise.fittedAt, meta: i.noise.meta, weights: i.noise.weights } })}\n`,
@@ -334,13 +384,8 @@ export const rankerCommand: Command = {
         );
         if (i.noise.meta !== null) ctx.out(modelLines(i.noise.weights, i.noise.meta));
         return EXIT.OK;
-      }
-      default:
-        throw new QuiverError(
-          'BAD_INPUT',
-          `quiver ranker: say fit, use or show, got ${sub === undefined ? 'nothing' : JSON.stringify(sub)}`,
-        );
-    }
+      },
+    },
   },
 };
 
@@ -364,7 +409,8 @@ function transcriptJson(t: Transcript): Record<string, unknown> {
 export const transcriptsCommand: Command = {
   name: 'transcripts',
   usage: 'quiver transcripts [ID] [--limit N] [--json]',
-  options: { limit: { type: 'string', help: 'transcripts to list (default 20)' } },
+  options: { limit: { type: 'integer', min: 1, help: 'transcripts to list (default 20)' } },
+  maxArgs: 1,
   async run(ctx) {
     const id = ctx.positionals[0];
     const vault = await ctx.openVault();
@@ -384,7 +430,7 @@ export const transcriptsCommand: Command = {
       }
       return EXIT.OK;
     }
-    const limit = intFlag(ctx, 'limit', 1);
+    const limit = num(ctx.values, 'limit');
     const list = await vault.store.listTranscripts(limit === undefined ? {} : { limit });
     if (ctx.json) ctx.out(`${JSON.stringify(list.map(transcriptJson))}\n`);
     else if (list.length === 0) ctx.out('no transcripts yet\n');

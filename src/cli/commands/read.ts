@@ -1,5 +1,5 @@
 import { QuiverError } from '../../index.js';
-import type { Command } from '../command.js';
+import { num, type Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { table } from '../table.js';
 
@@ -7,6 +7,7 @@ export const readCommand: Command = {
   name: 'read',
   usage: 'quiver read <section-id|doc-id>',
   options: {},
+  maxArgs: 1,
   async run(ctx) {
     const id = ctx.positionals[0];
     if (id === undefined)
@@ -37,15 +38,11 @@ export const readCommand: Command = {
 export const docsCommand: Command = {
   name: 'docs',
   usage: 'quiver docs [--limit N]',
-  options: { limit: { type: 'string', help: 'at most this many' } },
+  options: { limit: { type: 'integer', min: 1, help: 'at most this many' } },
+  maxArgs: 0,
   async run(ctx) {
     const vault = await ctx.openVault({ readonly: true });
-    const limit = ctx.values.limit === undefined ? undefined : Number(ctx.values.limit);
-    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
-      throw new QuiverError(
-        'BAD_INPUT',
-        `quiver docs: --limit must be a positive integer, got ${String(ctx.values.limit)}`,
-      );
+    const limit = num(ctx.values, 'limit');
     const docs = await vault.docs(limit === undefined ? {} : { limit });
     if (ctx.json)
       ctx.out(

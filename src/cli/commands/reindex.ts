@@ -6,6 +6,7 @@ export const reindexCommand: Command = {
   name: 'reindex',
   usage: 'quiver reindex [--refit]',
   options: { refit: { type: 'boolean', help: 'refit the built-in embedder on the vault first' } },
+  maxArgs: 0,
   async run(ctx) {
     const vault = await ctx.openVault({ allowEmbedderMismatch: true });
     const { bar, onIndexProgress, stop } = progressWithIndex(ctx.io, ctx.quiet, 'reindex');

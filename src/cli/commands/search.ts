@@ -1,8 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { QuiverError, type SectionHit } from '../../index.js';
+import { hasSearchableWord, QuiverError, type SectionHit } from '../../index.js';
 import { str, type Command, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
+import { markdownToPlain } from '../../text/plain-text.js';
+import { styler } from '../style.js';
 import { hitJson } from './hit-json.js';
+import { whereLabel } from './where-label.js';
 import { RETRIEVAL_OPTIONS, searchOptionsFrom } from './retrieval-flags.js';
 
 function query(ctx: CommandContext, name: string): string {
@@ -11,24 +14,26 @@ function query(ctx: CommandContext, name: string): string {
   return q;
 }
 
+/**
+ * Hits in the order selection chose. The score is the fused retrieval score, so after selection
+ * (Dartboard, MMR) it need not fall monotonically: each line also says the hit's retrieval rank
+ * when selection moved it.
+ */
 function printHits(ctx: CommandContext, hits: SectionHit[], withText: boolean): void {
   if (hits.length === 0) {
     ctx.out('no results\n');
     return;
   }
-  if (!withText) {
-    for (const [i, h] of hits.entries()) {
-      const where = `${h.source}${h.pages ? `, p. ${h.pages[0]}` : ''}`;
-      ctx.out(
-        `${String(i + 1).padStart(2)}. ${h.breadcrumb}  (${h.score.toFixed(4)})\n    ${where} · ${h.sectionId}\n    ${h.snippets[0] ?? ''}\n`,
-      );
-    }
-    return;
-  }
+  const style = styler(ctx.io);
+  const moved = hits.some((h, i) => h.retrievalRank !== i);
   for (const [i, h] of hits.entries()) {
-    ctx.out(
-      `[${i + 1}] ${h.breadcrumb}  (${h.source}${h.pages ? `, pages ${h.pages[0]}–${h.pages[1]}` : ''}; ${h.sectionId}; score ${h.score.toFixed(4)})\n\n${(h.text ?? '').trim()}\n\n`,
-    );
+    const rank = moved ? `, retrieval #${h.retrievalRank + 1}` : '';
+    const head = `${String(i + 1).padStart(2)}. ${style.bold(h.breadcrumb)}  ${style.dim(`(score ${h.score.toFixed(4)}${rank})`)}`;
+    const where = style.dim(`${whereLabel(h)} · ${h.sectionId}`);
+    if (!withText) {
+      const snippet = markdownToPlain(h.snippets[0] ?? '').replace(/\n/g, ' · ');
+      ctx.out(`${head}\n    ${where}\n    ${snippet}\n`);
+    } else ctx.out(`${head}\n    ${where}\n\n${markdownToPlain(h.text ?? '')}\n\n`);
   }
 }
 
@@ -57,6 +62,9 @@ async function batchSearch(ctx: CommandContext, file: string): Promise<number> {
     const text = o.text ?? o.query ?? o.question;
     if (typeof text !== 'string')
       throw new QuiverError('BAD_INPUT', `quiver search: ${file} line ${n} has no "text"`);
+    // Checked before any search, so a bad line does not stop a long run half way.
+    if (!hasSearchableWord(text))
+      throw new QuiverError('BAD_INPUT', `quiver search: ${file} line ${n} has no word to search for`);
     return { id: o.id ?? o._id ?? n, text };
   });
   const vault = await ctx.openVault({ readonly: true });
@@ -74,15 +82,22 @@ export const searchCommand: Command = {
     'quiver search <query> [--limit K] [--legs lexical|vector|both] [--select topk|mmr|dartboard] | --queries FILE.jsonl --json',
   options: {
     ...RETRIEVAL_OPTIONS,
-    queries: { type: 'string', help: 'JSONL file of {"id", "text"}: one JSON result line per query' },
+    queries: {
+      type: 'string',
+      value: 'FILE',
+      help: 'JSONL file of {"id", "text"}: one JSON result line per query',
+    },
+    ids: { type: 'boolean', help: 'print only the section ids, one per line (for scripts)' },
   },
+  maxArgs: null,
   async run(ctx) {
     const file = str(ctx.values, 'queries');
     if (file !== undefined) return batchSearch(ctx, file);
     const q = query(ctx, 'search');
     const vault = await ctx.openVault({ readonly: true });
     const r = await vault.search(q, searchOptionsFrom(ctx.values));
-    if (ctx.json)
+    if (ctx.values.ids === true) ctx.out(r.hits.map((h) => `${h.sectionId}\n`).join(''));
+    else if (ctx.json)
       ctx.out(
         `${JSON.stringify({ query: q, pool: r.pool, results: r.hits.map(hitJson), timings_ms: r.timings })}\n`,
       );
@@ -95,6 +110,7 @@ export const sectionsCommand: Command = {
   name: 'sections',
   usage: 'quiver sections <query> [--limit K] [--select …]',
   options: RETRIEVAL_OPTIONS,
+  maxArgs: null,
   async run(ctx) {
     const q = query(ctx, 'sections');
     const vault = await ctx.openVault({ readonly: true });
@@ -112,6 +128,7 @@ export const contextCommand: Command = {
   name: 'context',
   usage: 'quiver context <query> [--limit N] [--select …]',
   options: RETRIEVAL_OPTIONS,
+  maxArgs: null,
   async run(ctx) {
     const q = query(ctx, 'context');
     const vault = await ctx.openVault({ readonly: true });
