@@ -17,6 +17,8 @@ const run = (cmd, args, env = {}) =>
 if (extra.length === 0) {
   for (const [name, cmd, args] of [
     ['build', 'npm', ['run', 'build', '--silent']],
+    // The package as published: exports, types and files checked by publint.
+    ['package', 'npx', ['publint', '--strict']],
     ['type-check', 'npx', ['tsc', '-p', 'tsconfig.json']],
     ['lint', 'npx', ['eslint', '.']],
     ['format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']],
@@ -37,8 +39,15 @@ try {
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   // A suite that fails to load has no tests counted: count it as a failure.
-  for (const s of report.testResults ?? [])
+  for (const s of report.testResults ?? []) {
     if (s.status === 'failed' && s.assertionResults.length === 0) failed += 1;
+    // Say what was skipped, so a missing data set or browser is never silent.
+    for (const a of s.assertionResults ?? [])
+      if (a.status === 'skipped' || a.status === 'pending')
+        console.log(
+          `skipped: ${a.fullName}${a.failureMessages?.length ? ` (${a.failureMessages.join('; ')})` : ''}`,
+        );
+  }
 } catch {
   failed += 1;
 }

@@ -70,4 +70,50 @@ await vault.close();
       'note:espresso',
     );
   });
+
+  it.each([
+    ['NodeNext', 'NodeNext'],
+    ['ESNext', 'bundler'],
+  ])('type-checks from TypeScript with module %s, moduleResolution %s', (module, resolution) => {
+    const dir = join(project, `ts-${resolution}`);
+    execFileSync('mkdir', ['-p', dir]);
+    writeFileSync(
+      join(dir, 'use.ts'),
+      `import { Vault, QuiverError, type SearchOptions } from 'quiver';
+import { createTransformersEmbedder } from 'quiver/transformers';
+const options: SearchOptions = { limit: 3 };
+export async function top(q: string): Promise<string | undefined> {
+  const vault = await Vault.open({ overrides: { vault: 'notes.db' } });
+  const { hits } = await vault.search(q, options);
+  await vault.close();
+  return hits[0]?.source;
+}
+export const err: QuiverError = new QuiverError('BAD_INPUT', 'x');
+export const make: typeof createTransformersEmbedder = createTransformersEmbedder;
+// @ts-expect-error search.rrfK is typed as a number: a package without real types would accept this
+export const wrong: string = (await Vault.open()).config['search.rrfK'];
+`,
+    );
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module,
+          moduleResolution: resolution,
+          target: 'ES2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ['use.ts'],
+      }),
+    );
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+    // The checkout's TypeScript compiler; the types come from the installed tarball only.
+    const tsc = join(process.cwd(), 'node_modules', 'typescript', 'bin', 'tsc');
+    const r = run(process.execPath, [tsc, '-p', 'tsconfig.json'], dir);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
 });

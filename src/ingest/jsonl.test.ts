@@ -1,8 +1,7 @@
-import { resolve } from 'node:path';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { dataSet, needsDataSet } from '../_data-set.js';
 import { encodeJsonlId, jsonlSource, parseJsonlSource } from './jsonl-id.js';
 import { parseJsonl, readJsonl } from './jsonl.js';
 
@@ -84,18 +83,16 @@ describe('parseJsonl', () => {
   });
 
   // The public data sets live beside the project (`../shared/data`, or $QUIVER_DATA).
-  const scifact = resolve(process.env.QUIVER_DATA ?? '../shared/data', 'scifact/corpus.jsonl');
-  it.skipIf(!existsSync(scifact))(
-    'parses the BEIR SciFact corpus: 5,183 docs, ids scoped by file',
-    async () => {
-      const bytes = await readFile(scifact);
-      const { documents, errors } = await readJsonl({ source: 'corpus.jsonl', bytes });
-      expect(errors).toEqual([]);
-      expect(documents).toHaveLength(5183);
-      expect(documents[0]?.source).toBe('corpus.jsonl#4983');
-      expect(documents[0]?.meta['id']).toBe('4983');
-    },
-  );
+  const scifact = dataSet('scifact/corpus.jsonl');
+  it('parses the BEIR SciFact corpus: 5,183 docs, ids scoped by file', async (ctx) => {
+    needsDataSet(ctx, scifact);
+    const bytes = await readFile(scifact.path);
+    const { documents, errors } = await readJsonl({ source: 'corpus.jsonl', bytes });
+    expect(errors).toEqual([]);
+    expect(documents).toHaveLength(5183);
+    expect(documents[0]?.source).toBe('corpus.jsonl#4983');
+    expect(documents[0]?.meta['id']).toBe('4983');
+  });
 });
 
 describe('jsonlSource / parseJsonlSource', () => {
