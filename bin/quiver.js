@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// The quiver command. Runs the compiled CLI in dist/ (built by `npm run build`, which `npm ci` and
-// `npm pack` run). In a checkout whose sources changed since that build, it runs the sources
+// The quiver command. Runs the compiled CLI, bundled into dist/cli-bundle (built by `npm run build`,
+// which `npm ci` and `npm pack` run; see scripts/bundle-cli.mjs). In a checkout whose sources changed since that build, it runs the sources
 // through tsx instead, so `npx quiver` never runs stale code.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-const dist = here('../dist/cli/main.js');
+const dist = here('../dist/cli-bundle/main.js');
 const src = here('../src/');
 
 /** Newest modification time of the library sources (tests excluded), in ms. */
@@ -30,7 +30,7 @@ for (const stream of [process.stdout, process.stderr]) {
     throw e;
   });
 }
-const base = compiled ? '../dist/cli/' : '../src/cli/';
+const base = compiled ? '../dist/cli-bundle/' : '../src/cli/';
 const ext = compiled ? '.js' : '.ts';
 const { main } = await import(`${base}main${ext}`);
 const { processIO } = await import(`${base}io${ext}`);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { z } from 'zod';
 import { QuiverError } from './errors.js';
+import { describeValue, readValue, type ValueOf, type ValueSpec } from './value-spec.js';
 import { DEFAULT_PRF_DOCS, DEFAULT_PRF_TERMS, DEFAULT_PRF_WEIGHT } from './retrieve/prf.js';
 import { DEFAULT_MIN_SIMILARITY } from './retrieve/vector-floor.js';
 import { DEFAULT_ANN_THRESHOLD } from './store/sqlite/ann-vector-index.js';
@@ -19,254 +19,254 @@ import {
  * can say where each value came from. Unknown keys and bad values are errors that name the key.
  * Secrets never live here: only the *name* of the environment variable that holds a key.
  */
-const num = z.coerce.number().refine(Number.isFinite, 'must be a finite number');
-const int = z.coerce.number().int();
-const bool = z.union([
-  z.boolean(),
-  z.enum(['true', 'false', '1', '0', 'on', 'off']).transform((v) => ['true', '1', 'on'].includes(v)),
-]);
+const str = { type: 'string' } as const;
+const num = (range: { min?: number; max?: number; gt?: number } = {}) =>
+  ({ type: 'number', ...range }) as const;
+const int = (range: { min?: number; max?: number } = {}) => ({ type: 'integer', ...range }) as const;
+const bool = { type: 'boolean' } as const;
+const oneOf = <const C extends readonly string[]>(...choices: C) => ({ type: 'enum', choices }) as const;
 
 export const CONFIG_KEYS = {
   vault: {
-    schema: z.string().min(1),
+    schema: { type: 'string', nonEmpty: true } as const,
     default: '.quiver/vault.db',
     env: 'QUIVER_VAULT',
     help: 'vault file (SQLite)',
   },
   'embedder.provider': {
-    schema: z.enum(['builtin', 'openai', 'transformers']),
+    schema: oneOf('builtin', 'openai', 'transformers'),
     default: 'builtin',
     env: 'QUIVER_EMBEDDER',
     help: 'embedder back end',
   },
   'embedder.model': {
-    schema: z.string(),
+    schema: str,
     default: '',
     env: 'QUIVER_EMBEDDER_MODEL',
     help: 'model id or folder (openai/transformers)',
   },
   'embedder.baseURL': {
-    schema: z.string(),
+    schema: str,
     default: '',
     env: 'QUIVER_EMBEDDER_URL',
     help: 'OpenAI-compatible base URL for embeddings',
   },
   'embedder.apiKeyEnv': {
-    schema: z.string(),
+    schema: str,
     default: 'OPENAI_API_KEY',
     env: 'QUIVER_EMBEDDER_KEY_ENV',
     help: 'environment variable holding the embeddings API key',
   },
   'embedder.dims': {
-    schema: int.min(0),
+    schema: int({ min: 0 }),
     default: 0,
     env: 'QUIVER_EMBEDDER_DIMS',
     help: 'vector size (0 = the back end default)',
   },
   'ingest.chunkChars': {
-    schema: int.min(64).max(8192),
+    schema: int({ min: 64, max: 8192 }),
     default: 512,
     env: 'QUIVER_CHUNK_CHARS',
     help: 'chunk target in characters',
   },
   'store.busyTimeoutMs': {
-    schema: int.min(0),
+    schema: int({ min: 0 }),
     default: 5000,
     env: 'QUIVER_BUSY_TIMEOUT_MS',
     help: 'how long a write waits for another connection holding the SQLite write lock, in ms',
   },
   'writer.waitSeconds': {
-    schema: num.min(0),
+    schema: num({ min: 0 }),
     default: 0,
     env: 'QUIVER_WAIT',
     help: 'how long a write command waits for another quiver writer before refusing (exit 8), in s',
   },
   'ingest.maxFileBytes': {
-    schema: int.min(1),
+    schema: int({ min: 1 }),
     default: 50 * 1024 * 1024,
     env: 'QUIVER_MAX_FILE_BYTES',
     help: 'largest file ingested',
   },
   'search.mode': {
-    schema: z.enum(['any', 'all', 'phrase']),
+    schema: oneOf('any', 'all', 'phrase'),
     default: 'any',
     env: 'QUIVER_QUERY_MODE',
     help: 'lexical query mode',
   },
   'search.limit': {
-    schema: int.min(1).max(1000),
+    schema: int({ min: 1, max: 1000 }),
     default: 10,
     env: 'QUIVER_LIMIT',
     help: 'results returned',
   },
   'search.lexicalWeight': {
-    schema: num.min(0),
+    schema: num({ min: 0 }),
     default: 1,
     env: 'QUIVER_LEXICAL_WEIGHT',
     help: 'RRF weight of the lexical leg',
   },
   'search.vectorWeight': {
-    schema: num.min(0),
+    schema: num({ min: 0 }),
     default: 0.05,
     env: 'QUIVER_VECTOR_WEIGHT',
     help: 'RRF weight of the vector leg',
   },
   'search.minSimilarity': {
-    schema: num.min(-1).max(1),
+    schema: num({ min: -1, max: 1 }),
     default: DEFAULT_MIN_SIMILARITY,
     env: 'QUIVER_MIN_SIMILARITY',
     help: 'lowest cosine of a vector-leg hit (hits also need cosine > 0)',
   },
-  'search.rrfK': { schema: num.min(0), default: 60, env: 'QUIVER_RRF_K', help: 'RRF k' },
+  'search.rrfK': { schema: num({ min: 0 }), default: 60, env: 'QUIVER_RRF_K', help: 'RRF k' },
   'search.titleWeight': {
-    schema: num.min(0),
+    schema: num({ min: 0 }),
     default: 3,
     env: 'QUIVER_TITLE_WEIGHT',
     help: 'BM25 weight of the document title column',
   },
   'search.headingWeight': {
-    schema: num.min(0),
+    schema: num({ min: 0 }),
     default: 1,
     env: 'QUIVER_HEADING_WEIGHT',
     help: 'BM25 weight of the section heading column',
   },
   'search.feedbackWeight': {
-    schema: num.min(0),
+    schema: num({ min: 0 }),
     default: DEFAULT_PRF_WEIGHT,
     env: 'QUIVER_FEEDBACK_WEIGHT',
     help: 'weight of the pseudo-relevance feedback pass in the lexical leg (0 = off)',
   },
   'search.feedbackDocs': {
-    schema: int.min(1),
+    schema: int({ min: 1 }),
     default: DEFAULT_PRF_DOCS,
     env: 'QUIVER_FEEDBACK_DOCS',
     help: 'best sections of the first pass that lend feedback terms',
   },
   'search.feedbackTerms': {
-    schema: int.min(1),
+    schema: int({ min: 1 }),
     default: DEFAULT_PRF_TERMS,
     env: 'QUIVER_FEEDBACK_TERMS',
     help: 'expansion terms of the feedback pass',
   },
   'select.method': {
-    schema: z.enum(['topk', 'mmr', 'dartboard']),
+    schema: oneOf('topk', 'mmr', 'dartboard'),
     default: 'dartboard',
     env: 'QUIVER_SELECT',
     help: 'selection after fusion',
   },
   'select.oversample': {
-    schema: num.min(1).max(50),
+    schema: num({ min: 1, max: 50 }),
     default: 5,
     env: 'QUIVER_OVERSAMPLE',
     help: 'pool = k × oversample',
   },
-  'select.sigma': { schema: num.min(0), default: 0.2, env: 'QUIVER_SIGMA', help: 'Dartboard σ' },
+  'select.sigma': { schema: num({ min: 0 }), default: 0.2, env: 'QUIVER_SIGMA', help: 'Dartboard σ' },
   'select.diversityWeight': {
-    schema: num.min(0),
+    schema: num({ min: 0 }),
     default: 1,
     env: 'QUIVER_DIVERSITY_WEIGHT',
     help: 'Dartboard diversity weight',
   },
   'select.relevanceWeight': {
-    schema: num.min(0),
+    schema: num({ min: 0 }),
     default: 1,
     env: 'QUIVER_RELEVANCE_WEIGHT',
     help: 'Dartboard relevance weight',
   },
-  'select.lambda': { schema: num.min(0).max(1), default: 0.5, env: 'QUIVER_MMR_LAMBDA', help: 'MMR λ' },
+  'select.lambda': { schema: num({ min: 0, max: 1 }), default: 0.5, env: 'QUIVER_MMR_LAMBDA', help: 'MMR λ' },
   'select.relevance': {
-    schema: z.enum(['scores', 'cosine']),
+    schema: oneOf('scores', 'cosine'),
     default: 'scores',
     env: 'QUIVER_RELEVANCE',
     help: 'Dartboard relevance source',
   },
   'select.temperature': {
-    schema: num.gt(0),
+    schema: num({ gt: 0 }),
     default: 1,
     env: 'QUIVER_TEMPERATURE',
     help: 'softmax temperature over min-max scaled fused scores',
   },
   'context.sections': {
-    schema: int.min(1).max(50),
+    schema: int({ min: 1, max: 50 }),
     default: 6,
     env: 'QUIVER_CONTEXT_SECTIONS',
     help: 'sections in a context',
   },
   'context.sectionChars': {
-    schema: int.min(50),
+    schema: int({ min: 50 }),
     default: 1500,
     env: 'QUIVER_SECTION_CHARS',
     help: 'characters per context section',
   },
   'context.totalChars': {
-    schema: int.min(100),
+    schema: int({ min: 100 }),
     default: 9000,
     env: 'QUIVER_CONTEXT_CHARS',
     help: 'characters in a whole context',
   },
   'generator.provider': {
-    schema: z.enum(['extractive', 'openai']),
+    schema: oneOf('extractive', 'openai'),
     default: 'extractive',
     env: 'QUIVER_GENERATOR',
     help: 'answer generator',
   },
-  'generator.model': { schema: z.string(), default: '', env: 'QUIVER_MODEL', help: 'chat model id' },
+  'generator.model': { schema: str, default: '', env: 'QUIVER_MODEL', help: 'chat model id' },
   'generator.baseURL': {
-    schema: z.string(),
+    schema: str,
     default: '',
     env: 'QUIVER_BASE_URL',
     help: 'OpenAI-compatible base URL for chat',
   },
   'generator.apiKeyEnv': {
-    schema: z.string(),
+    schema: str,
     default: 'OPENAI_API_KEY',
     env: 'QUIVER_KEY_ENV',
     help: 'environment variable holding the chat API key',
   },
   'generator.temperature': {
-    schema: num.min(0).max(2),
+    schema: num({ min: 0, max: 2 }),
     default: 0,
     env: 'QUIVER_GEN_TEMPERATURE',
     help: 'sampling temperature',
   },
   'generator.maxTokens': {
-    schema: int.min(1),
+    schema: int({ min: 1 }),
     default: 512,
     env: 'QUIVER_MAX_TOKENS',
     help: 'answer token limit',
   },
   'generator.timeoutMs': {
-    schema: int.min(1),
+    schema: int({ min: 1 }),
     default: 60_000,
     env: 'QUIVER_TIMEOUT_MS',
     help: 'remote call timeout',
   },
   tokenBudget: {
-    schema: int.min(0),
+    schema: int({ min: 0 }),
     default: 0,
     env: 'QUIVER_TOKEN_BUDGET',
     help: 'tokens a session may spend (0 = unlimited)',
   },
   'ann.threshold': {
-    schema: int.min(0),
+    schema: int({ min: 0 }),
     default: DEFAULT_ANN_THRESHOLD,
     env: 'QUIVER_ANN_THRESHOLD',
     help: 'live chunks above which the vector leg uses an HNSW index (exact scan at or below)',
   },
   'ann.m': {
-    schema: int.min(2).max(100),
+    schema: int({ min: 2, max: 100 }),
     default: DEFAULT_HNSW_M,
     env: 'QUIVER_ANN_M',
     help: 'HNSW graph degree (a change rebuilds the index)',
   },
   'ann.efConstruction': {
-    schema: int.min(1),
+    schema: int({ min: 1 }),
     default: DEFAULT_HNSW_EF_CONSTRUCTION,
     env: 'QUIVER_ANN_EF_CONSTRUCTION',
     help: 'HNSW build-time candidates (a change rebuilds the index)',
   },
   'ann.efSearch': {
-    schema: int.min(1),
+    schema: int({ min: 1 }),
     default: DEFAULT_HNSW_EF_SEARCH,
     env: 'QUIVER_ANN_EF_SEARCH',
     help: 'HNSW search-time candidates (recall vs latency)',
@@ -278,13 +278,13 @@ export const CONFIG_KEYS = {
     help: 'use the HNSW code compiled for this CPU at install (faster search, parallel build) when present',
   },
   'ann.buildThreads': {
-    schema: int.min(0),
+    schema: int({ min: 0 }),
     default: 0,
     env: 'QUIVER_ANN_BUILD_THREADS',
     help: 'threads for a full HNSW build (0 = every core; 1 = in process, reproducible)',
   },
   'lexical.threshold': {
-    schema: int.min(0),
+    schema: int({ min: 0 }),
     default: DEFAULT_LEXICAL_INDEX_THRESHOLD,
     env: 'QUIVER_LEXICAL_THRESHOLD',
     help: 'live sections above which the lexical leg ranks from its own index (same BM25 as FTS5, faster); FTS5 at or below',
@@ -293,7 +293,7 @@ export const CONFIG_KEYS = {
 } as const;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;
-export type Config = { [K in ConfigKey]: z.output<(typeof CONFIG_KEYS)[K]['schema']> };
+export type Config = { [K in ConfigKey]: ValueOf<(typeof CONFIG_KEYS)[K]['schema']> };
 export type ConfigSource = 'default' | 'file' | 'env' | 'flag';
 
 export interface LoadedConfig {
@@ -316,21 +316,21 @@ function flatten(obj: unknown, prefix: string, out: Record<string, unknown>): vo
 }
 
 function parseValue(key: string, raw: unknown, origin: string): unknown {
-  const spec = CONFIG_KEYS[key as ConfigKey] as { schema: z.ZodType } | undefined;
+  const spec = CONFIG_KEYS[key as ConfigKey] as { schema: ValueSpec } | undefined;
   if (spec === undefined) {
     throw new QuiverError(
       'CONFIG',
       `quiver: unknown config key "${key}" (from ${origin}); known keys: ${Object.keys(CONFIG_KEYS).join(', ')}`,
     );
   }
-  const r = spec.schema.safeParse(raw);
-  if (!r.success) {
+  const value = readValue(spec.schema, raw);
+  if (value === undefined) {
     throw new QuiverError(
       'CONFIG',
-      `quiver: config key "${key}" (from ${origin}) ${r.error.issues[0]?.message ?? 'is invalid'}, got ${JSON.stringify(raw)}`,
+      `quiver: config key "${key}" (from ${origin}) must be ${describeValue(spec.schema)}, got ${JSON.stringify(raw)}`,
     );
   }
-  return r.data;
+  return value;
 }
 
 /**

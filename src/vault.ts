@@ -10,7 +10,8 @@ import type { Embedder } from './embed/embedder.js';
 import { failpoint } from './_failpoint.js';
 import { QuiverError } from './errors.js';
 import { loadConfig, type Config, type ConfigKey, type LoadedConfig } from './config.js';
-import { ingest, vaultRoot, type AddInput, type AddOptions, type AddReport } from './ingest/ingest.js';
+import type { AddInput, AddOptions, AddReport } from './ingest/ingest.js';
+import { vaultRoot } from './ingest/vault-root.js';
 import type { Legs } from './retrieve/hybrid.js';
 import { hasSearchableWord } from './retrieve/query-terms.js';
 import {
@@ -22,7 +23,7 @@ import {
 import { QualityLoop } from './quality/quality-loop.js';
 import { builtinEmbedder, fitBuiltin, IDF_BLOB, needsFit, PENDING_IDF_BLOB } from './embed/builtin-state.js';
 import { createEmbedder } from './embed/factory.js';
-import { REINDEX_TARGET_KEY, reindex, type ReindexOptions, type ReindexResult } from './embed/reindex.js';
+import { REINDEX_TARGET_KEY, type ReindexOptions, type ReindexResult } from './embed/reindex.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type {
   CompactResult,
@@ -373,6 +374,8 @@ export class Vault {
         if ((await this.store.getMeta(EMBEDDER_META_KEY)) === null)
           await this.store.setMeta(EMBEDDER_META_KEY, this.embedder.id);
         const { onIndexProgress, onLexicalIndexProgress, ...ingestOptions } = options;
+        // The readers (Markdown, HTML, PDF, folder walks) load only for an add.
+        const { ingest } = await import('./ingest/ingest.js');
         const report = await ingest(this.store, this.embedder, inputs, {
           root: this.root,
           chunkChars: this.config['ingest.chunkChars'],
@@ -444,6 +447,7 @@ export class Vault {
         blobs: { [IDF_BLOB]: fitted.idf, [PENDING_IDF_BLOB]: null },
       };
     }
+    const { reindex } = await import('./embed/reindex.js');
     const r = await reindex(this.store, target, { ...rest, ...(commit === undefined ? {} : { commit }) });
     this.useEmbedder(target);
     await this.store.prepareVectorIndex?.(target.id, onIndexProgress);

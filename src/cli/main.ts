@@ -107,7 +107,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       out: (s) => io.stdout.write(s),
       err: (s) => io.stderr.write(s),
       openVault: async (extra = {}) => {
-        const { Vault: VaultClass } = await import('../index.js');
+        const { Vault: VaultClass } = await import('../vault.js');
         vault = await VaultClass.open({
           overrides,
           env: io.env,

@@ -1,5 +1,6 @@
 import { QuiverError } from '../errors.js';
 import type { ConfigKey } from '../config.js';
+import { describeValue as describeScalar, NUMBER_LIKE, readValue } from '../value-spec.js';
 
 /**
  * How a command-line option is read, declared once per option. Every value is checked here and
@@ -23,6 +24,7 @@ export interface OptionSpec {
   config?: ConfigKey;
   min?: number;
   max?: number;
+  gt?: number;
   choices?: readonly string[];
   /** The value's placeholder in help (`N`, `FILE`, `DIR`, `GLOB`); FILE and DIR complete paths. */
   value?: string;
@@ -31,33 +33,28 @@ export interface OptionSpec {
 export type OptionValue = string | number | boolean | string[] | number[];
 export type ParsedValues = Record<string, OptionValue | undefined>;
 
-/** A number as an option value may take: `-3`, `-0.5`, `-.5`, `-1e3` (so `--min-score -1000` works). */
-export const NUMBER_LIKE = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+export { NUMBER_LIKE };
 
 /** `an integer ≥ 1`, `a number from 0 to 1`, `one of topk, mmr, dartboard`: what a value must be. */
 export function describeValue(spec: OptionSpec): string {
-  const range =
-    spec.min !== undefined && spec.max !== undefined
-      ? ` from ${spec.min} to ${spec.max}`
-      : spec.min !== undefined
-        ? ` ≥ ${spec.min}`
-        : spec.max !== undefined
-          ? ` ≤ ${spec.max}`
-          : '';
-  switch (spec.type) {
-    case 'integer':
-      return `an integer${range}`;
-    case 'number':
-      return `a number${range}`;
-    case 'enum':
-      return `one of ${(spec.choices ?? []).join(', ')}`;
-    case 'list':
-      return spec.choices === undefined
-        ? 'a comma-separated list'
-        : `a comma-separated list of ${spec.choices.join(', ')}`;
-    default:
-      return 'a value';
-  }
+  if (spec.type === 'list')
+    return spec.choices === undefined
+      ? 'a comma-separated list'
+      : `a comma-separated list of ${spec.choices.join(', ')}`;
+  return spec.type === 'integer' || spec.type === 'number' || spec.type === 'enum'
+    ? describeScalar(scalar(spec))
+    : 'a value';
+}
+
+/** The value-spec of a numeric or enum option (the one vocabulary the config uses too). */
+function scalar(spec: OptionSpec): Parameters<typeof readValue>[0] {
+  if (spec.type === 'enum') return { type: 'enum', choices: spec.choices ?? [] };
+  return {
+    type: spec.type === 'integer' ? 'integer' : 'number',
+    ...(spec.min === undefined ? {} : { min: spec.min }),
+    ...(spec.max === undefined ? {} : { max: spec.max }),
+    ...(spec.gt === undefined ? {} : { gt: spec.gt }),
+  };
 }
 
 /** The placeholder help shows after `--name`: `N`, `X`, `a|b|c`, `FILE`, or `VALUE`. */
@@ -78,9 +75,9 @@ function bad(where: string, name: string, spec: OptionSpec, raw: string): Quiver
 }
 
 /**
- * One raw value read as its option's type. Edge cases: surrounding spaces are ignored for numbers
- * (`' 5'` is 5) but an empty or all-space value is not a number; `1.0` is an integer; `1e400` is
- * not finite and so not a number.
+ * One raw value read as its option's type (numbers and enums by `readValue`, as the config reads
+ * them). Edge cases: surrounding spaces are ignored for numbers (`' 5'` is 5) but an empty or
+ * all-space value is not a number; `1.0` is an integer; `1e400` is not finite and so not a number.
  */
 export function coerceValue(
   raw: string,
@@ -90,18 +87,12 @@ export function coerceValue(
 ): string | number | string[] {
   switch (spec.type) {
     case 'integer':
-    case 'number': {
-      const t = raw.trim();
-      const n = Number(t);
-      if (!NUMBER_LIKE.test(t) || !Number.isFinite(n)) throw bad(where, name, spec, raw);
-      if (spec.type === 'integer' && !Number.isInteger(n)) throw bad(where, name, spec, raw);
-      if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max))
-        throw bad(where, name, spec, raw);
-      return n;
+    case 'number':
+    case 'enum': {
+      const v = readValue(scalar(spec), raw);
+      if (v === undefined) throw bad(where, name, spec, raw);
+      return v as string | number;
     }
-    case 'enum':
-      if (!(spec.choices ?? []).includes(raw)) throw bad(where, name, spec, raw);
-      return raw;
     case 'list': {
       const items = raw
         .split(',')

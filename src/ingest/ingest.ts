@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Embedder } from '../embed/embedder.js';
 import { isQuiverError, QuiverError } from '../errors.js';
 import type { BatchOwner, Store, WriteDocumentInput, WriteStatus } from '../store/store.js';
@@ -85,11 +85,7 @@ export function embeddingText(breadcrumb: string, text: string): string {
   return breadcrumb === '' ? text : `${breadcrumb}\n\n${text}`;
 }
 
-/** The project root of a vault file: the folder holding `.quiver/`, or the file's own folder. */
-export function vaultRoot(vaultPath: string): string {
-  const dir = dirname(resolve(vaultPath));
-  return basename(dir) === '.quiver' ? dirname(dir) : dir;
-}
+export { vaultRoot } from './vault-root.js';
 
 /** A file's source identity: its path relative to the root (POSIX separators), or absolute outside it. */
 export function sourceOf(path: string, root: string): string {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { markdownToPlain as plain } from './plain-text.js';
+import { markdownToPlain, markdownToPlain as plain, snippetToPlain } from './plain-text.js';
 
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
@@ -309,5 +309,45 @@ describe('markdownToPlain: properties', () => {
 
   it('is not idempotent across escapes, as documented', () => {
     expect(plain(plain('\\*\\*a\\*\\*'))).toBe('a');
+  });
+});
+
+describe('snippetToPlain', () => {
+  it('drops each line’s block marker, reads the rest as inline Markdown, joins lines with ·', () => {
+    expect(snippetToPlain('- **Yield:** 36 g\n- two')).toBe('Yield: 36 g · two');
+    expect(snippetToPlain('## Dough\n> see [the guide](http://x) and `npm ci`')).toBe(
+      'Dough · see the guide and npm ci',
+    );
+    expect(snippetToPlain('1. one\n2) two\n- [x] done')).toBe('one · two · done');
+  });
+
+  it('edge cases: cut emphasis and links tidied, a lone * kept, table rows keep pipes, rules dropped', () => {
+    expect(snippetToPlain('cut **here and')).toBe('cut here and');
+    expect(snippetToPlain('guide](http://x) and more')).toBe('guide and more');
+    expect(snippetToPlain('3 * 4 = 12')).toBe('3 * 4 = 12');
+    expect(snippetToPlain('| a | b |\n|---|---|\n| 1 | 2 |')).toBe('| a | b | · | 1 | 2 |');
+    expect(snippetToPlain('')).toBe('');
+  });
+
+  it('property: a line without inline syntax comes back as it was, spaces collapsed', () => {
+    const word = fc.stringMatching(/^[A-Za-z0-9,.;:?'"()!|>-]{1,8}$/);
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 10 }), (words) => {
+        const text = words.join(' ');
+        fc.pre(!/^\s*(?:[-*+>]|\d+[.)])/.test(text));
+        expect(snippetToPlain(text.replace(/ /g, '  '))).toBe(text);
+        expect(snippetToPlain(text)).toBe(markdownToPlain(text));
+      }),
+    );
+  });
+
+  it('property: agrees with markdownToPlain on one-line inline Markdown', () => {
+    const piece = fc.constantFrom('**bold**', '*em*', '[link](u)', '`code`', 'word', 'a & b', '~~gone~~');
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 8 }), (pieces) => {
+        const md = pieces.join(' ');
+        expect(snippetToPlain(md)).toBe(markdownToPlain(md));
+      }),
+    );
   });
 });

@@ -43,7 +43,18 @@
  * again. On text built from words, emphasis, links, headings, lists, quotes and tables it is
  * idempotent up to line breaks, and exactly so when the result is one line.
  */
-import { Lexer, type Token, type Tokens } from 'marked';
+import { createRequire } from 'node:module';
+import type { Token, Tokens } from 'marked';
+
+// marked is loaded on first use (Node ≥ 20.19 requires ES modules): a snippet without Markdown
+// syntax, the common case on a terminal, never loads the parser.
+const require = createRequire(import.meta.url);
+let lexer: typeof import('marked').Lexer | undefined;
+const Lexer = (): typeof import('marked').Lexer =>
+  (lexer ??= (require('marked') as typeof import('marked')).Lexer);
+
+/** Characters that may start Markdown syntax inside a line; text without them is already plain. */
+const INLINE_SYNTAX = /[*_`~[\]<&\\]/;
 
 /**
  * Plain text of a Markdown document or snippet; see the rules at the top of this file.
@@ -52,7 +63,35 @@ import { Lexer, type Token, type Tokens } from 'marked';
  */
 export function markdownToPlain(md: string): string {
   try {
-    return tidy(blocks(Lexer.lex(repairCutLinks(md), { gfm: true })));
+    return tidy(blocks(Lexer().lex(repairCutLinks(md), { gfm: true })));
+  } catch {
+    return md;
+  }
+}
+
+/** A line's block marker: heading `#`s, quote `>`, list bullet or number, task box. */
+const LINE_MARKER = /^\s{0,3}(?:#{1,6}\s+|(?:>\s?)+|[-*+]\s+(?:\[[ xX]\]\s+)?|\d{1,9}[.)]\s+)/;
+
+/**
+ * One line of plain text for a search snippet, a fragment cut from a section: each source line's
+ * block marker (`#`, `>`, a list bullet or number) dropped by `LINE_MARKER`, the rest read as inline
+ * Markdown only, the lines joined with ` · `. Cheaper than `markdownToPlain` on a cold start (the
+ * inline lexer alone), and a snippet has no block structure worth keeping. Edge cases as for
+ * `markdownToPlain`; a table row keeps its pipes as ` | `; never throws.
+ *
+ * @example snippetToPlain('- **Yield:** 36 g\n- two') // 'Yield: 36 g · two'
+ */
+export function snippetToPlain(md: string): string {
+  try {
+    return repairCutLinks(md)
+      .split('\n')
+      .map((line) => line.replace(LINE_MARKER, ''))
+      .filter((line) => !/^\s*\|?\s*:?-{3,}/.test(line))
+      .map((line) =>
+        (INLINE_SYNTAX.test(line) ? inline(Lexer().lexInline(line)) : line).replace(/\s+/g, ' ').trim(),
+      )
+      .filter((line) => line !== '')
+      .join(' · ');
   } catch {
     return md;
   }

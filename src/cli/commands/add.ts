@@ -1,6 +1,7 @@
 import type { AddInput } from '../../index.js';
-import { QuiverError } from '../../index.js';
+import { QuiverError } from '../../errors.js';
 import { str, strs, type Command } from '../command.js';
+import { configOption } from '../config-option.js';
 import { EXIT } from '../exit-codes.js';
 import { progressWithIndex } from '../progress.js';
 import { table } from '../table.js';
@@ -27,19 +28,8 @@ export const addCommand: Command = {
       type: 'boolean',
       help: 'also remove documents whose files under the given folders are gone (follows renames)',
     },
-    'max-file-bytes': {
-      type: 'integer',
-      min: 1,
-      help: 'largest file to ingest',
-      config: 'ingest.maxFileBytes',
-    },
-    'chunk-chars': {
-      type: 'integer',
-      min: 64,
-      max: 8192,
-      help: 'chunk target in characters',
-      config: 'ingest.chunkChars',
-    },
+    'max-file-bytes': configOption('ingest.maxFileBytes', 'largest file to ingest'),
+    'chunk-chars': configOption('ingest.chunkChars', 'chunk target in characters'),
   },
   maxArgs: null,
   async run(ctx) {

@@ -1,5 +1,7 @@
-import { QuiverError, type AskResult, type CitedSection, type GeneratorName } from '../../index.js';
+import { QuiverError } from '../../errors.js';
+import type { AskResult, CitedSection, GeneratorName } from '../../index.js';
 import { str, type Command } from '../command.js';
+import { configOption } from '../config-option.js';
 import { EXIT } from '../exit-codes.js';
 import { markdownToPlain } from '../../text/plain-text.js';
 import { RETRIEVAL_OPTIONS, searchOptionsFrom } from './retrieval-flags.js';
@@ -39,12 +41,10 @@ export const askCommand: Command = {
   usage: 'quiver ask "question" [--generator extractive|openai] [--show-context] [--json]',
   options: {
     ...RETRIEVAL_OPTIONS,
-    generator: {
-      type: 'enum',
-      choices: ['extractive', 'openai'],
-      help: 'extractive (offline) or openai (any OpenAI-compatible server)',
-      config: 'generator.provider',
-    },
+    generator: configOption(
+      'generator.provider',
+      'extractive (offline) or openai (any OpenAI-compatible server)',
+    ),
     'show-context': { type: 'boolean', help: 'also print the numbered sections the answer was built from' },
   },
   maxArgs: null,

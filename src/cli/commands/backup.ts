@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { QuiverError } from '../../index.js';
+import { QuiverError } from '../../errors.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 

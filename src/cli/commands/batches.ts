@@ -1,4 +1,4 @@
-import { QuiverError } from '../../index.js';
+import { QuiverError } from '../../errors.js';
 import type { Command } from '../command.js';
 import { str } from '../command.js';
 import { EXIT } from '../exit-codes.js';

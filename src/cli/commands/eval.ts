@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { QuiverError } from '../../index.js';
+import { QuiverError } from '../../errors.js';
 // The evaluation surface is not re-exported from src/index.ts yet; import it directly.
 import {
   DEFAULT_JUDGE,

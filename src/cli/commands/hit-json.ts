@@ -1,5 +1,5 @@
 import type { SectionHit } from '../../index.js';
-import { markdownToPlain } from '../../text/plain-text.js';
+import { snippetToPlain } from '../../text/plain-text.js';
 
 /** The stable JSON shape of one result (snake_case: other tools rely on it; see README). */
 export function hitJson(h: SectionHit): Record<string, unknown> {
@@ -18,8 +18,8 @@ export function hitJson(h: SectionHit): Record<string, unknown> {
     step_score: h.stepScore,
     leg_ranks: h.ranks,
     snippets: h.snippets,
-    // The first snippet as plain text (Markdown removed), for displays that do not render Markdown.
-    snippet: markdownToPlain(h.snippets[0] ?? ''),
+    // The first snippet as one line of plain text (Markdown removed), for displays that do not render it.
+    snippet: snippetToPlain(h.snippets[0] ?? ''),
     ...(h.text === undefined ? {} : { text: h.text }),
   };
 }

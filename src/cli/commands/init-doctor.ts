@@ -1,4 +1,5 @@
-import { CONFIG_KEYS, type ConfigKey, SqliteStore } from '../../index.js';
+import { CONFIG_KEYS, type ConfigKey } from '../../config.js';
+import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { mb, table } from '../table.js';

@@ -1,4 +1,5 @@
-import { QuiverError, type Vault } from '../../index.js';
+import { QuiverError } from '../../errors.js';
+import type { Vault } from '../../index.js';
 import { num, str, type Command, type CommandContext, type Subcommand } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { table } from '../table.js';

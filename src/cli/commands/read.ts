@@ -1,4 +1,4 @@
-import { QuiverError } from '../../index.js';
+import { QuiverError } from '../../errors.js';
 import { num, type Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { table } from '../table.js';

@@ -1,69 +1,31 @@
 import type { DocKind, SearchOptions, SelectionOptions } from '../../index.js';
 import { num, str, strs, type OptionSpec, type ParsedValues } from '../command.js';
+import { configOption } from '../config-option.js';
 
 const KINDS: readonly DocKind[] = ['md', 'html', 'pdf', 'txt', 'note', 'jsonl', 'code'];
 
 /** Flags shared by search, sections, context and ask. */
 export const RETRIEVAL_OPTIONS: Record<string, OptionSpec> = {
   limit: { type: 'integer', min: 1, short: 'k', help: 'number of results' },
-  mode: {
-    type: 'enum',
-    choices: ['any', 'all', 'phrase'],
-    help: 'lexical query mode',
-    config: 'search.mode',
-  },
+  mode: configOption('search.mode', 'lexical query mode'),
   legs: { type: 'enum', choices: ['lexical', 'vector', 'both'], help: 'retrieval legs (default both)' },
-  'vector-weight': {
-    type: 'number',
-    min: 0,
-    help: 'RRF weight of the vector leg',
-    config: 'search.vectorWeight',
-  },
-  'feedback-weight': {
-    type: 'number',
-    min: 0,
-    help: 'weight of the lexical pseudo-relevance feedback pass (0 = off)',
-    config: 'search.feedbackWeight',
-  },
-  'lexical-weight': {
-    type: 'number',
-    min: 0,
-    help: 'RRF weight of the lexical leg',
-    config: 'search.lexicalWeight',
-  },
-  select: {
-    type: 'enum',
-    choices: ['topk', 'mmr', 'dartboard'],
-    help: 'selection method',
-    config: 'select.method',
-  },
-  oversample: {
-    type: 'number',
-    min: 1,
-    max: 50,
-    help: 'candidate pool = k × oversample',
-    config: 'select.oversample',
-  },
-  sigma: { type: 'number', min: 0, help: 'Dartboard σ', config: 'select.sigma' },
-  'diversity-weight': {
-    type: 'number',
-    min: 0,
-    help: 'Dartboard diversity weight',
-    config: 'select.diversityWeight',
-  },
-  'relevance-weight': {
-    type: 'number',
-    min: 0,
-    help: 'Dartboard relevance weight',
-    config: 'select.relevanceWeight',
-  },
-  relevance: {
-    type: 'enum',
-    choices: ['scores', 'cosine'],
-    help: 'Dartboard relevance source',
-    config: 'select.relevance',
-  },
-  lambda: { type: 'number', min: 0, max: 1, help: 'MMR λ', config: 'select.lambda' },
+  'vector-weight': configOption('search.vectorWeight', 'RRF weight of the vector leg'),
+  'feedback-weight': configOption(
+    'search.feedbackWeight',
+    'weight of the lexical pseudo-relevance feedback pass (0 = off)',
+  ),
+  'lexical-weight': configOption('search.lexicalWeight', 'RRF weight of the lexical leg'),
+  'min-similarity': configOption(
+    'search.minSimilarity',
+    'lowest cosine a vector-leg hit needs (the built-in embedder also needs a word in common)',
+  ),
+  select: configOption('select.method', 'selection method'),
+  oversample: configOption('select.oversample', 'candidate pool = k × oversample'),
+  sigma: configOption('select.sigma', 'Dartboard σ'),
+  'diversity-weight': configOption('select.diversityWeight', 'Dartboard diversity weight'),
+  'relevance-weight': configOption('select.relevanceWeight', 'Dartboard relevance weight'),
+  relevance: configOption('select.relevance', 'Dartboard relevance source'),
+  lambda: configOption('select.lambda', 'MMR λ'),
   kind: {
     type: 'list',
     choices: KINDS,

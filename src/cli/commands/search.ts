@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { hasSearchableWord, QuiverError, type SectionHit } from '../../index.js';
+import { QuiverError } from '../../errors.js';
+import type { SectionHit } from '../../index.js';
+import { hasSearchableWord } from '../../retrieve/query-terms.js';
 import { str, type Command, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
-import { markdownToPlain } from '../../text/plain-text.js';
+import { markdownToPlain, snippetToPlain } from '../../text/plain-text.js';
 import { styler } from '../style.js';
 import { hitJson } from './hit-json.js';
 import { whereLabel } from './where-label.js';
@@ -31,7 +33,7 @@ function printHits(ctx: CommandContext, hits: SectionHit[], withText: boolean): 
     const head = `${String(i + 1).padStart(2)}. ${style.bold(h.breadcrumb)}  ${style.dim(`(score ${h.score.toFixed(4)}${rank})`)}`;
     const where = style.dim(`${whereLabel(h)} · ${h.sectionId}`);
     if (!withText) {
-      const snippet = markdownToPlain(h.snippets[0] ?? '').replace(/\n/g, ' · ');
+      const snippet = snippetToPlain(h.snippets[0] ?? '');
       ctx.out(`${head}\n    ${where}\n    ${snippet}\n`);
     } else ctx.out(`${head}\n    ${where}\n\n${markdownToPlain(h.text ?? '')}\n\n`);
   }

@@ -1,7 +1,10 @@
 /** Approximate kNN for the noise features over large corpora, with hnswlib. */
 
-import hnswlib from 'hnswlib-node';
+import { createRequire } from 'node:module';
 import type { KnnResult } from './primitives.js';
+
+// hnswlib-node is loaded on first use: the noise features need it only on large corpora.
+const require = createRequire(import.meta.url);
 
 /**
  * Approximate cosine kNN over unit rows with an HNSW index (hnswlib, seed 100). Asks for k + 1
@@ -14,6 +17,7 @@ export function hnswKnn(V: readonly Float32Array[], k: number): KnnResult {
   const idx: number[][] = V.map(() => []);
   const sim: number[][] = V.map(() => []);
   if (n < 3 || kk < 1) return { idx, sim };
+  const hnswlib = require('hnswlib-node') as typeof import('hnswlib-node');
   const index = new hnswlib.HierarchicalNSW('cosine', V[0]!.length);
   index.initIndex({ maxElements: n, m: 16, efConstruction: 200, randomSeed: 100 });
   V.forEach((v, i) => index.addPoint(Array.from(v), i));

@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { z } from 'zod';
+import { lazyZod, type Zod } from '../../_zod.js';
 import { QuiverError } from '../../errors.js';
 
 /** Version of the file pair written by {@link writeHnswFiles}; other versions are refused. */
@@ -22,31 +22,37 @@ const HEADER_BYTES = 96;
 /** Why a persisted index cannot be used as is. */
 export type HnswLoadFailure = 'missing' | 'stale' | 'corrupt' | 'version';
 
-const paramsSchema = z.object({
-  space: z.enum(['ip', 'cosine']),
-  m: z.number().int().min(2).max(100),
-  efConstruction: z.number().int().min(1),
-  efSearch: z.number().int().min(1),
-  seed: z.number().int().min(0),
-});
+/** The sidecar's schema, built on first use (zod loads lazily). */
+function sidecarSchemaOf({ z }: Zod) {
+  const paramsSchema = z.object({
+    space: z.enum(['ip', 'cosine']),
+    m: z.number().int().min(2).max(100),
+    efConstruction: z.number().int().min(1),
+    efSearch: z.number().int().min(1),
+    seed: z.number().int().min(0),
+  });
 
-const sidecarSchema = z.object({
-  formatVersion: z.literal(HNSW_FORMAT_VERSION),
-  fingerprint: z.string(),
-  dims: z.number().int().min(1),
-  /** Live (searchable) labels. */
-  count: z.number().int().min(0),
-  stamp: z.string(),
-  params: paramsSchema,
-  /** Tombstoned labels (hnswlib keeps them in the graph, marked deleted). */
-  deleted: z.array(z.number().int().min(0).max(MAX_HNSW_LABEL)),
-  /** Byte length and SHA-256 (hex) of the index file. */
-  bytes: z.number().int().min(HEADER_BYTES),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
-});
+  return z.object({
+    formatVersion: z.literal(HNSW_FORMAT_VERSION),
+    fingerprint: z.string(),
+    dims: z.number().int().min(1),
+    /** Live (searchable) labels. */
+    count: z.number().int().min(0),
+    stamp: z.string(),
+    params: paramsSchema,
+    /** Tombstoned labels (hnswlib keeps them in the graph, marked deleted). */
+    deleted: z.array(z.number().int().min(0).max(MAX_HNSW_LABEL)),
+    /** Byte length and SHA-256 (hex) of the index file. */
+    bytes: z.number().int().min(HEADER_BYTES),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  });
+}
+
+let sidecar: ReturnType<typeof sidecarSchemaOf> | undefined;
+const sidecarSchema = (): ReturnType<typeof sidecarSchemaOf> => (sidecar ??= sidecarSchemaOf(lazyZod()));
 
 /** The JSON sidecar beside an index file. */
-export type HnswSidecar = z.infer<typeof sidecarSchema>;
+export type HnswSidecar = import('zod').infer<ReturnType<typeof sidecarSchemaOf>>;
 
 /** `<dbPath>.<first 8 hex of sha256(fingerprint)>.hnsw`: one index per embedder beside the vault. */
 export function hnswIndexPath(dbPath: string, fingerprint: string): string {
@@ -122,7 +128,7 @@ export async function readHnswSidecar(
       message: `formatVersion ${version} is not supported (this build reads ${HNSW_FORMAT_VERSION})`,
     };
   }
-  const parsed = sidecarSchema.safeParse(raw);
+  const parsed = sidecarSchema().safeParse(raw);
   if (!parsed.success) {
     return {
       sidecar: null,

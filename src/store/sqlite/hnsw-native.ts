@@ -10,12 +10,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import stockHnswlib from 'hnswlib-node';
-import { z } from 'zod';
+import { dirname, join } from 'node:path';
+import { lazyZod, type Zod } from '../../_zod.js';
 
-export type HnswBinding = typeof stockHnswlib;
+export type HnswBinding = typeof import('hnswlib-node');
+
+let stockBinding: HnswBinding | undefined;
+/** hnswlib-node's own build, loaded on first use (a small vault's search never needs it). */
+function stockHnswlib(): HnswBinding {
+  return (stockBinding ??= createRequire(import.meta.url)('hnswlib-node') as HnswBinding);
+}
 
 export interface HnswNative {
   /** The binding every index of this process is created and loaded with. */
@@ -28,19 +32,29 @@ export interface HnswNative {
   note: string | null;
 }
 
-const manifestSchema = z.object({
-  cpu: z.string(),
-  platform: z.string(),
-  arch: z.string(),
-  nodeAbi: z.string(),
-  addon: z.string().nullable(),
-  builder: z.string().nullable(),
-});
+/** The install step's manifest, checked with a schema built on first use. */
+function manifestSchemaOf({ z }: Zod) {
+  return z.object({
+    cpu: z.string(),
+    platform: z.string(),
+    arch: z.string(),
+    nodeAbi: z.string(),
+    addon: z.string().nullable(),
+    builder: z.string().nullable(),
+  });
+}
 
 /** Where the install step puts its output (the package's own `native/build/`). */
-export const NATIVE_BUILD_DIR = fileURLToPath(new URL('../../../native/build/', import.meta.url));
+// Found from the package root (its own package.json, by self-reference), not from this file's
+// place: the CLI runs this code bundled into dist/cli-bundle.
+export const NATIVE_BUILD_DIR = join(
+  dirname(createRequire(import.meta.url).resolve('quiver/package.json')),
+  'native',
+  'build',
+  '/',
+);
 
-const stock = (note: string): HnswNative => ({ lib: stockHnswlib, search: 'stock', builder: null, note });
+const stock = (note: string): HnswNative => ({ lib: stockHnswlib(), search: 'stock', builder: null, note });
 
 /**
  * Read the manifest in `dir` and decide; never throws. `enabled: false` (config `ann.native`) forces
@@ -50,9 +64,9 @@ export function resolveHnswNative(enabled: boolean, dir: string = NATIVE_BUILD_D
   if (!enabled) return stock('off (ann.native = false)');
   const file = join(dir, 'manifest.json');
   if (!existsSync(file)) return stock('not built (run `node scripts/build-native.mjs`)');
-  let m: z.infer<typeof manifestSchema>;
+  let m: import('zod').infer<ReturnType<typeof manifestSchemaOf>>;
   try {
-    m = manifestSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+    m = manifestSchemaOf(lazyZod()).parse(JSON.parse(readFileSync(file, 'utf8')));
   } catch {
     return stock('unreadable manifest (run `node scripts/build-native.mjs`)');
   }
@@ -68,7 +82,7 @@ export function resolveHnswNative(enabled: boolean, dir: string = NATIVE_BUILD_D
         `built for another ${key} (${m[key]} ≠ ${here[key]}); run \`node scripts/build-native.mjs\``,
       );
   }
-  let lib: HnswBinding = stockHnswlib;
+  let lib: HnswBinding = stockHnswlib();
   let search: HnswNative['search'] = 'stock';
   const notes: string[] = [];
   if (m.addon !== null && existsSync(join(dir, m.addon))) {

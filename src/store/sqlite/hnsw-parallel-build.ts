@@ -12,7 +12,6 @@
  * is signalled. What a harder crash leaves behind is swept by {@link sweepStaleBuildDirs} at the
  * start of the next build.
  */
-import { spawn } from 'node:child_process';
 import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,6 +72,8 @@ export async function runParallelBuild(job: ParallelBuildJob): Promise<ParallelB
   const { space, dims, m, efConstruction, seed, threads } = job;
   // The last two let the builder die with this process and remove its directory when signalled.
   const args = [space, dims, n, m, efConstruction, seed, threads, file, process.pid, dir].map(String);
+  // Loaded here: a process that never builds an index (a search) does not pay for child_process.
+  const { spawn } = await import('node:child_process');
   try {
     return await new Promise<ParallelBuildResult>((resolve, reject) => {
       const child = spawn(job.builder, args, { stdio: ['pipe', 'pipe', 'pipe'] });

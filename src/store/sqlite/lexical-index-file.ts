@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
-import { z } from 'zod';
+import { lazyZod, type Zod } from '../../_zod.js';
 import { LexicalIndex, type LexicalIndexParts } from './lexical-index.js';
 
 /**
@@ -16,20 +16,26 @@ import { LexicalIndex, type LexicalIndexParts } from './lexical-index.js';
 export const LEXICAL_FORMAT_VERSION = 2;
 const MAGIC = Buffer.from('QVLEXIX1', 'latin1');
 
-const headerSchema = z.object({
-  formatVersion: z.literal(LEXICAL_FORMAT_VERSION),
-  /** What the store says the index reflects (`lexical-index-leg.ts`). */
-  stamp: z.object({ rev: z.string(), reverts: z.number().int().min(0), maxRid: z.number().int() }),
-  terms: z.number().int().min(0),
-  postings: z.number().int().min(0),
-  rows: z.number().int().min(0),
-  termBytes: z.number().int().min(0),
-  /** Bytes of the section ids (a JSON array of strings) after the terms. */
-  nameBytes: z.number().int().min(0),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
-});
+/** The file header's schema, built on first use (zod loads lazily). */
+function headerSchemaOf({ z }: Zod) {
+  return z.object({
+    formatVersion: z.literal(LEXICAL_FORMAT_VERSION),
+    /** What the store says the index reflects (`lexical-index-leg.ts`). */
+    stamp: z.object({ rev: z.string(), reverts: z.number().int().min(0), maxRid: z.number().int() }),
+    terms: z.number().int().min(0),
+    postings: z.number().int().min(0),
+    rows: z.number().int().min(0),
+    termBytes: z.number().int().min(0),
+    /** Bytes of the section ids (a JSON array of strings) after the terms. */
+    nameBytes: z.number().int().min(0),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  });
+}
 
-export type LexicalFileHeader = z.infer<typeof headerSchema>;
+let header: ReturnType<typeof headerSchemaOf> | undefined;
+const headerSchema = (): ReturnType<typeof headerSchemaOf> => (header ??= headerSchemaOf(lazyZod()));
+
+export type LexicalFileHeader = import('zod').infer<ReturnType<typeof headerSchemaOf>>;
 export type LexicalStamp = LexicalFileHeader['stamp'];
 
 /** Why a saved index cannot be used. */
@@ -114,7 +120,7 @@ export async function readLexicalIndex(path: string): Promise<LexicalLoad> {
   if ((raw as { formatVersion?: unknown } | null)?.formatVersion !== LEXICAL_FORMAT_VERSION) {
     return { ok: false, reason: typeof raw === 'object' && raw !== null ? 'version' : 'corrupt' };
   }
-  const parsed = headerSchema.safeParse(raw);
+  const parsed = headerSchema().safeParse(raw);
   if (!parsed.success) return { ok: false, reason: 'corrupt' };
   const h = parsed.data;
   const start = 12 + jsonLen + pad8(12 + jsonLen);
@@ -194,7 +200,7 @@ export async function readLexicalStamp(path: string): Promise<LexicalStamp | Lex
       await fh.read(json, 0, json.length, 12);
       const raw = JSON.parse(json.toString('utf8')) as { formatVersion?: unknown };
       if (raw.formatVersion !== LEXICAL_FORMAT_VERSION) return 'version';
-      const h = headerSchema.safeParse(raw);
+      const h = headerSchema().safeParse(raw);
       return h.success ? h.data.stamp : 'corrupt';
     } finally {
       await fh.close();
