@@ -22,6 +22,7 @@ function checkIsVault(db: Database.Database, location: string): void {
       db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table'`).all() as { name: string }[]
     ).map((r) => r.name);
   } catch (e) {
+    if (isBusy(e)) throw lockedByOther(location, e);
     throw new QuiverError('SCHEMA', `quiver: ${location} is not a quiver vault (${(e as Error).message})`, {
       cause: e,
       details: { path: location },
@@ -92,6 +93,9 @@ export function openVaultDatabase(
   } catch (e) {
     db.close();
     if (e instanceof QuiverError) throw e;
+    // A file another program holds locked is a quiver vault as far as anyone knows: say it is busy.
+    if (isBusy(e)) throw lockedByOther(location, e);
+    if (isDiskFull(e)) throw noSpace(e);
     throw new QuiverError('SCHEMA', `quiver: ${location} is not a quiver vault: ${(e as Error).message}`, {
       cause: e,
     });
@@ -108,8 +112,7 @@ export function busyAsConflict<T>(write: () => T): T {
   try {
     return write();
   } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    if (code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED')
+    if (isBusy(e))
       throw new QuiverError(
         'CONFLICT',
         'quiver: the vault file is locked by another connection (not a quiver writer) for longer than the busy timeout (store.busyTimeoutMs); try again when it lets go',
@@ -118,6 +121,21 @@ export function busyAsConflict<T>(write: () => T): T {
     if (isDiskFull(e)) throw noSpace(e);
     throw e;
   }
+}
+
+/** The vault file is held by another connection past the busy timeout: CONFLICT, try again. */
+function lockedByOther(location: string, e: unknown): QuiverError {
+  return new QuiverError(
+    'CONFLICT',
+    `quiver: ${location} is locked by another program for longer than the busy timeout (store.busyTimeoutMs); try again when it lets go`,
+    { cause: e },
+  );
+}
+
+/** SQLITE_BUSY (and its variants) or SQLITE_LOCKED: another connection holds the lock. */
+function isBusy(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
 }
 
 /** SQLITE_FULL from SQLite, ENOSPC or EDQUOT from the file system. */
