@@ -148,11 +148,17 @@ export const CONFIG_KEYS = {
     env: 'QUIVER_FEEDBACK_TERMS',
     help: 'expansion terms of the feedback pass',
   },
+  'search.select': {
+    schema: oneOf('topk', 'mmr', 'dartboard'),
+    default: 'topk',
+    env: 'QUIVER_SEARCH_SELECT',
+    help: 'selection for ranked lists (search, sections): top-k keeps the relevance order',
+  },
   'select.method': {
     schema: oneOf('topk', 'mmr', 'dartboard'),
     default: 'dartboard',
     env: 'QUIVER_SELECT',
-    help: 'selection after fusion',
+    help: 'selection for the evidence of context and ask: Dartboard covers the question',
   },
   'select.oversample': {
     schema: num({ min: 1, max: 50 }),

@@ -530,11 +530,18 @@ export class Vault {
     return limit;
   }
 
+  /**
+   * One retrieval. `purpose` picks the default selection: a ranked list (`search`, `sections`) uses
+   * `search.select` (top-k: selection must not reorder what relevance ranked), the evidence for a
+   * prompt (`context`, `ask`) uses `select.method` (Dartboard: cover the question, skip repeats).
+   * A call's own `select.method` wins either way.
+   */
   private async run(
     text: string,
     options: SearchOptions,
     withText: boolean,
     limitOverride?: number,
+    purpose: 'rank' | 'evidence' = 'rank',
   ): Promise<SectionSearchResult> {
     const limit = limitOverride ?? this.validate(text, options);
     await this.checkEmbedder();
@@ -560,7 +567,10 @@ export class Vault {
         ...(options.filter === undefined ? {} : { filter: options.filter }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       },
-      this.selection(options.select),
+      this.selection({
+        ...(purpose === 'rank' ? { method: c['search.select'] } : {}),
+        ...options.select,
+      }),
       { withText },
     );
   }
@@ -586,7 +596,7 @@ export class Vault {
   ): Promise<{ sections: (SectionHit & { n: number; text: string })[]; timings: Record<string, number> }> {
     const want = options.limit ?? this.config['context.sections'];
     this.validate(text, { ...options, limit: want });
-    const r = await this.run(text, options, true, want);
+    const r = await this.run(text, options, true, want, 'evidence');
     const seen = new Set<string>();
     let out: (SectionHit & { n: number; text: string })[] = [];
     for (const h of r.hits) {

@@ -19,7 +19,7 @@ export const RETRIEVAL_OPTIONS: Record<string, OptionSpec> = {
     'search.minSimilarity',
     'lowest cosine a vector-leg hit needs (the built-in embedder also needs a word in common)',
   ),
-  select: configOption('select.method', 'selection method'),
+  select: configOption('select.method', 'selection of the evidence (default dartboard: covers the question)'),
   oversample: configOption('select.oversample', 'candidate pool = k × oversample'),
   sigma: configOption('select.sigma', 'Dartboard σ'),
   'diversity-weight': configOption('select.diversityWeight', 'Dartboard diversity weight'),
@@ -35,6 +35,12 @@ export const RETRIEVAL_OPTIONS: Record<string, OptionSpec> = {
   'source-prefix': { type: 'string', value: 'PREFIX', help: 'only documents whose source starts with this' },
   doc: { type: 'string', value: 'ID', multiple: true, help: 'only this document id (repeatable)' },
   'include-noisy': { type: 'boolean', help: 'include documents marked as noise' },
+};
+
+/** Flags of the ranked-list commands (search, sections): `--select` sets `search.select` (default topk). */
+export const RANKED_LIST_OPTIONS: Record<string, OptionSpec> = {
+  ...RETRIEVAL_OPTIONS,
+  select: configOption('search.select', 'selection of the ranked list (default topk: the relevance order)'),
 };
 
 /** Per-call search options from the flags (config-backed flags are applied when the vault opens). */

@@ -8,7 +8,7 @@ import { markdownToPlain, snippetToPlain } from '../../text/plain-text.js';
 import { styler } from '../style.js';
 import { hitJson } from './hit-json.js';
 import { whereLabel } from './where-label.js';
-import { RETRIEVAL_OPTIONS, searchOptionsFrom } from './retrieval-flags.js';
+import { RANKED_LIST_OPTIONS, RETRIEVAL_OPTIONS, searchOptionsFrom } from './retrieval-flags.js';
 
 function query(ctx: CommandContext, name: string): string {
   const q = ctx.positionals.join(' ').trim();
@@ -83,7 +83,7 @@ export const searchCommand: Command = {
   usage:
     'quiver search <query> [--limit K] [--legs lexical|vector|both] [--select topk|mmr|dartboard] | --queries FILE.jsonl --json',
   options: {
-    ...RETRIEVAL_OPTIONS,
+    ...RANKED_LIST_OPTIONS,
     queries: {
       type: 'string',
       value: 'FILE',
@@ -111,7 +111,7 @@ export const searchCommand: Command = {
 export const sectionsCommand: Command = {
   name: 'sections',
   usage: 'quiver sections <query> [--limit K] [--select …]',
-  options: RETRIEVAL_OPTIONS,
+  options: RANKED_LIST_OPTIONS,
   maxArgs: null,
   async run(ctx) {
     const q = query(ctx, 'sections');
