@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { segmentWords } from './segment.js';
 import { STOPWORDS } from './stopwords.js';
 
 /**
@@ -14,9 +15,12 @@ export function fold(text: string): string {
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
-/** Word tokens of `text`, folded: runs of letters/digits (an inner apostrophe kept). Empty text → []. */
+/**
+ * Word tokens of `text`, folded: runs of letters/digits (an inner apostrophe kept), with Chinese,
+ * Japanese and Thai runs split into words first (`segmentWords`, as the index does). Empty text → [].
+ */
 export function words(text: string): string[] {
-  return fold(text).match(WORD) ?? [];
+  return fold(segmentWords(text)).match(WORD) ?? [];
 }
 
 const STEM_CACHE = new Map<string, string>();
