@@ -2,7 +2,8 @@ import type Database from 'better-sqlite3';
 import { docIdOfSection } from './rows.js';
 import type { ChunkHit } from '../../types.js';
 import { DEFAULT_HNSW_MAX_DELETED_FRACTION, type HnswIndex } from './hnsw-index.js';
-import { allocateScanData, blobToVector, VectorMatrix } from './vector-cache.js';
+import { decodeBlobInto } from './vector-blob.js';
+import { allocateScanData, VectorMatrix } from './vector-cache.js';
 
 /**
  * One fingerprint's HNSW index in memory, with the chunk → document/section maps that turn its
@@ -106,7 +107,7 @@ export async function reconcileEntry(
     const data = new Float32Array(part.length * index.dims);
     part.forEach((id, j) => {
       const r = get.get(fingerprint, id) as [Buffer] | undefined;
-      if (r !== undefined) data.set(blobToVector(r[0]), j * index.dims);
+      if (r !== undefined) decodeBlobInto(r[0], data, j * index.dims);
     });
     index.add(part, data);
     for (const id of part) if (!index.has(id)) e.zeros.add(id);
@@ -135,7 +136,7 @@ export function exactSubset(
   const get = db.prepare('SELECT vector FROM vectors WHERE fingerprint = ? AND chunk_id = ?').raw();
   ids.forEach((id, i) => {
     const r = get.get(e.index.fingerprint, id) as [Buffer] | undefined;
-    if (r !== undefined) data.set(blobToVector(r[0]), i * dims);
+    if (r !== undefined) decodeBlobInto(r[0], data, i * dims);
   });
   const docIds = ids.map((id) => e.docOf.get(id)!);
   const sectionIds = ids.map((id) => e.sectionOf.get(id)!);

@@ -20,7 +20,7 @@ import {
   hnswSidecarPath,
 } from './hnsw-index.js';
 import { type HnswNative, hnswNative } from './hnsw-native.js';
-import { blobToVector } from './vector-cache.js';
+import { blobDims, decodeBlobInto } from './vector-blob.js';
 import {
   isReconcilable,
   readVectorBreak,
@@ -287,7 +287,7 @@ export class AnnVectorLeg {
       .prepare('SELECT length(vector) FROM vectors WHERE fingerprint = ? LIMIT 1')
       .raw()
       .get(fingerprint) as [number] | undefined;
-    return r === undefined ? 0 : r[0] / 4;
+    return r === undefined ? 0 : blobDims(r[0]);
   }
 
   private async refresh(
@@ -359,7 +359,7 @@ export class AnnVectorLeg {
       .all(fingerprint) as [number, string, string, Buffer][];
     const ids = rows.map((r) => r[0]);
     const data = new Float32Array(rows.length * dims);
-    rows.forEach((r, i) => data.set(blobToVector(r[3]), i * dims));
+    rows.forEach((r, i) => decodeBlobInto(r[3], data, i * dims));
     const live: LiveRows = { ids, docIds: rows.map((r) => r[1]), sectionIds: rows.map((r) => r[2]) };
     rows.length = 0;
     const progress = onBuildProgress ?? this.options.onBuildProgress;

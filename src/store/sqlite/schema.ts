@@ -147,6 +147,23 @@ export const MIGRATIONS: readonly string[] = [
     heartbeat_at TEXT NOT NULL
   );
   `,
+  // 4: compact vectors. New rows are half precision (src/store/sqlite/vector-blob.ts: odd-length
+  // BLOBs; the float32 rows already there stay valid), and the table becomes an ordinary rowid table
+  // keyed by a unique index: in the WITHOUT ROWID table a row over about 1,000 bytes (a 512-dim
+  // vector, half or single precision) spilled to an overflow page of its own, 4 KiB per vector.
+  `
+  CREATE TABLE vectors_v4 (
+    fingerprint TEXT NOT NULL,
+    chunk_id INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+    vector BLOB NOT NULL
+  );
+  INSERT INTO vectors_v4(fingerprint, chunk_id, vector)
+    SELECT fingerprint, chunk_id, vector FROM vectors ORDER BY fingerprint, chunk_id;
+  DROP TABLE vectors;
+  ALTER TABLE vectors_v4 RENAME TO vectors;
+  CREATE UNIQUE INDEX vectors_key ON vectors(fingerprint, chunk_id);
+  CREATE INDEX vectors_chunk ON vectors(chunk_id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

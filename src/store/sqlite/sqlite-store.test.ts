@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isQuiverError } from '../../errors.js';
 import {
   FAKE_FINGERPRINT,
+  expectStoredVector,
   fakeVector,
   makeDoc,
   runStoreContract,
@@ -72,6 +73,54 @@ describe('SqliteStore specifics', () => {
     await ro.close();
   });
 
+  it('migrates a v3 vault written by the previous release: float32 vectors kept exactly, new ones half precision, no overflow pages', async () => {
+    const path = join(dir, 'v3.db');
+    const old = SqliteStore.open(join(dir, 'v3-src.db'));
+    await writeFakeDocument(old, makeDoc('a.md', [{ title: 'A', text: 'Alpha kilns fire clay.' }]), 't');
+    await old.close();
+    // Rebuild the same content as the previous release stored it: schema 3, float32 rows in the
+    // WITHOUT ROWID table.
+    const src = new Database(join(dir, 'v3-src.db'), { readonly: true });
+    const db = new Database(path);
+    for (const sql of MIGRATIONS.slice(0, 3)) db.exec(sql);
+    db.pragma('user_version = 3');
+    db.pragma('foreign_keys = OFF');
+    for (const t of ['documents', 'sections', 'chunks', 'meta', 'batches']) {
+      const rows = src.prepare(`SELECT * FROM ${t}`).all() as Record<string, unknown>[];
+      for (const r of rows) {
+        const cols = Object.keys(r);
+        db.prepare(`INSERT INTO ${t}(${cols.join(',')}) VALUES (${cols.map(() => '?').join(',')})`).run(
+          ...cols.map((c) => r[c]),
+        );
+      }
+    }
+    const chunkIds = src.prepare('SELECT id, text FROM chunks').all() as { id: number; text: string }[];
+    for (const c of chunkIds) {
+      const v = fakeVector(c.text);
+      db.prepare('INSERT INTO vectors(fingerprint, chunk_id, vector) VALUES (?, ?, ?)').run(
+        FAKE_FINGERPRINT,
+        c.id,
+        Buffer.from(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength)),
+      );
+    }
+    src.close();
+    db.close();
+    const s = SqliteStore.open(path);
+    expect((await s.stats()).schemaVersion).toBe(SCHEMA_VERSION);
+    const got = await s.chunkVectors(
+      chunkIds.map((c) => c.id),
+      FAKE_FINGERPRINT,
+    );
+    for (const c of chunkIds) expect(got.get(c.id)).toEqual(fakeVector(c.text));
+    await s.close();
+    const check = new Database(path, { readonly: true });
+    const sql = (
+      check.prepare("SELECT sql FROM sqlite_schema WHERE name = 'vectors'").get() as { sql: string }
+    ).sql;
+    expect(sql).not.toMatch(/WITHOUT ROWID/);
+    check.close();
+  });
+
   it('refuses a file that is not a vault with a SCHEMA error (exit 5), leaving it unchanged', () => {
     const path = join(dir, 'junk.db');
     writeFileSync(path, 'this is not sqlite at all, just text '.repeat(100));
@@ -101,7 +150,7 @@ describe('SqliteStore.chunkVectors', () => {
     const live = (await s.scanChunks(0, 100)).map((c) => c.id);
     const after = await s.chunkVectors(live, FAKE_FINGERPRINT);
     expect([...after.keys()].sort()).toEqual([...live].sort());
-    expect(after.get(live[live.length - 1]!)).toEqual(fakeVector('Gamma glazes melt.'));
+    expectStoredVector(after.get(live[live.length - 1]!), fakeVector('Gamma glazes melt.'));
     await s.close();
   });
 });

@@ -82,15 +82,3 @@ function isZeroRow(data: Float32Array, off: number, dims: number): boolean {
   for (let j = off; j < off + dims; j++) if (data[j] !== 0) return false;
   return true;
 }
-
-/** Float32Array → little-endian bytes for a BLOB (copy, so the buffer is exactly the vector). */
-export function vectorToBlob(v: Float32Array): Buffer {
-  return Buffer.from(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
-}
-
-/** BLOB → Float32Array (copied into an aligned buffer). */
-export function blobToVector(b: Uint8Array): Float32Array {
-  const copy = new Uint8Array(b.byteLength);
-  copy.set(b);
-  return new Float32Array(copy.buffer);
-}

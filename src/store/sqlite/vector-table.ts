@@ -1,9 +1,10 @@
 import type { StatementCache } from './connection.js';
-import { allocateScanData, blobToVector, VectorMatrix, vectorToBlob } from './vector-cache.js';
+import { blobDims, blobToVector, decodeBlobInto, vectorToBlob } from './vector-blob.js';
+import { allocateScanData, VectorMatrix } from './vector-cache.js';
 import { bumpVectorRevision } from './vector-revision.js';
 
 /**
- * The `vectors` table: float32 BLOBs keyed by (embedder fingerprint, chunk id). Writes bump the
+ * The `vectors` table: vector BLOBs (`vector-blob.ts`) keyed by (embedder fingerprint, chunk id). Writes bump the
  * vector revision (`vector-revision.ts`) in the same transaction, so ANN index files can tell
  * whether they are current.
  */
@@ -74,7 +75,7 @@ export function loadVectorMatrix(statements: StatementCache, fingerprint: string
     )
     .raw()
     .all(fingerprint) as [number, string, string, Buffer][];
-  const dims = rows[0] === undefined ? 0 : rows[0][3].byteLength / 4;
+  const dims = rows[0] === undefined ? 0 : blobDims(rows[0][3].byteLength);
   const ids = new Float64Array(rows.length);
   const docIds: string[] = new Array<string>(rows.length);
   const sectionIds: string[] = new Array<string>(rows.length);
@@ -83,7 +84,7 @@ export function loadVectorMatrix(statements: StatementCache, fingerprint: string
     ids[i] = r[0];
     docIds[i] = r[1];
     sectionIds[i] = r[2];
-    data.set(blobToVector(r[3]), i * dims);
+    decodeBlobInto(r[3], data, i * dims);
   });
   return new VectorMatrix(ids, docIds, sectionIds, data, dims);
 }
