@@ -456,12 +456,13 @@ export class Vault {
 
   /**
    * After a refit, reindex or large undo: give free pages back when they are over a quarter of the
-   * file, or say that `quiver compact` would.
+   * file (and at least 1 MiB, below which a VACUUM is not worth a write), so no `add` leaves the
+   * space of the vectors a refit replaced behind.
    */
   private async reclaim(): Promise<void> {
     const h = await this.store.health(this.embedder.id);
     if (h.reclaimableBytes === null || h.totalBytes === null || h.totalBytes === 0) return;
-    if (h.reclaimableBytes < 16 * 1024 * 1024 || h.reclaimableBytes < h.totalBytes / 4) return;
+    if (h.reclaimableBytes < 1024 * 1024 || h.reclaimableBytes < h.totalBytes / 4) return;
     if (this.store.compact === undefined) return;
     const r = await this.store.compact(this.embedder.id);
     this.logger?.warn(`quiver: compacted the vault: ${mb(r.bytesBefore)} → ${mb(r.bytesAfter)}`);
