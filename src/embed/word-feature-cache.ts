@@ -12,6 +12,7 @@
 import { fold, stem } from '../text/tokens.js';
 import { STOPWORDS } from '../text/stopwords.js';
 import { fmix32, fnv1a32, FNV_OFFSET, FNV_PRIME } from './feature-hash.js';
+import { segmentWords } from '../text/segment.js';
 
 /**
  * Words kept before the cache is cleared (checked before each text, so a text never sees a clear
@@ -210,7 +211,8 @@ export class WordFeatureCache {
       this.clear();
     }
     const n = this.scanAscii(text);
-    return n >= 0 ? n : this.scanFolded(fold(text));
+    // Chinese, Japanese and Thai runs are split into words first, as `words` and the index do.
+    return n >= 0 ? n : this.scanFolded(fold(segmentWords(text)));
   }
 
   /**

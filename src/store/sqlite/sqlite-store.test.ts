@@ -74,13 +74,13 @@ describe('SqliteStore specifics', () => {
   });
 
   it('migrates a v3 vault written by the previous release: float32 vectors kept exactly, new ones half precision, no overflow pages', async () => {
-    const path = join(dir, 'v3.db');
-    const old = SqliteStore.open(join(dir, 'v3-src.db'));
+    const path = join(dir, 'release3.db');
+    const old = SqliteStore.open(join(dir, 'release3-src.db'));
     await writeFakeDocument(old, makeDoc('a.md', [{ title: 'A', text: 'Alpha kilns fire clay.' }]), 't');
     await old.close();
     // Rebuild the same content as the previous release stored it: schema 3, float32 rows in the
     // WITHOUT ROWID table.
-    const src = new Database(join(dir, 'v3-src.db'), { readonly: true });
+    const src = new Database(join(dir, 'release3-src.db'), { readonly: true });
     const db = new Database(path);
     for (const sql of MIGRATIONS.slice(0, 3)) db.exec(sql);
     db.pragma('user_version = 3');
