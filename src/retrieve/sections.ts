@@ -211,6 +211,33 @@ export async function searchSections(
 }
 
 /**
+ * The distinct content terms of each chunk, memoised by chunk id: a chunk's text never changes
+ * under its id (ids are never reused), and stemming every word of every returned chunk was the
+ * largest cost of hydrating 100 hits. Bounded: cleared when it reaches `CHUNK_TERMS_MAX` chunks.
+ */
+const CHUNK_TERMS = new Map<number, ReadonlySet<string>>();
+const CHUNK_TERMS_MAX = 20_000;
+
+function chunkTerms(c: ChunkRecord): ReadonlySet<string> {
+  let t = CHUNK_TERMS.get(c.id);
+  if (t === undefined) {
+    t = new Set(contentTerms(c.text));
+    if (CHUNK_TERMS.size >= CHUNK_TERMS_MAX) CHUNK_TERMS.clear();
+    CHUNK_TERMS.set(c.id, t);
+  }
+  return t;
+}
+
+/** How many of `terms` occur in `have` (iterating the smaller set). */
+function overlapCount(have: ReadonlySet<string>, terms: ReadonlySet<string>): number {
+  let n = 0;
+  if (terms.size <= have.size) {
+    for (const t of terms) if (have.has(t)) n++;
+  } else for (const t of have) if (terms.has(t)) n++;
+  return n;
+}
+
+/**
  * A section's chunks ordered by how well they show the match: query-term overlap (distinct
  * content terms) first, then the vector leg's order, then position. Chunks with no overlap that
  * the vector leg did not return come last.
@@ -221,9 +248,7 @@ export function bestChunks(
   vectorOrder: readonly number[],
 ): ChunkRecord[] {
   const vrank = new Map(vectorOrder.map((id, i) => [id, i] as const));
-  const overlap = new Map(
-    chunks.map((c) => [c.id, new Set(contentTerms(c.text).filter((t) => terms.has(t))).size] as const),
-  );
+  const overlap = new Map(chunks.map((c) => [c.id, overlapCount(chunkTerms(c), terms)] as const));
   return [...chunks].sort(
     (a, b) =>
       overlap.get(b.id)! - overlap.get(a.id)! ||
