@@ -7,6 +7,7 @@ import type { BatchRecord } from '../types.js';
 import { failpoint } from '../_failpoint.js';
 import { buildDocument } from './build.js';
 import { readPath, readLiteral, type ReadResult } from './read-source.js';
+import { unreadable } from './file-head.js';
 import { walkFiles } from './walk.js';
 
 /** A thing to add: a file or folder path, or literal text (a note). */
@@ -124,15 +125,7 @@ async function expand(
           cause: e,
           details: { path: input },
         });
-      tasks.push({
-        kind: 'error',
-        path: input,
-        error: new QuiverError(
-          'UNREADABLE',
-          `quiver: cannot read ${input}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-          { cause: e },
-        ),
-      });
+      tasks.push({ kind: 'error', path: input, error: unreadable(input, e) });
       continue;
     }
     if (st.isDirectory()) {

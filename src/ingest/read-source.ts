@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { isQuiverError, QuiverError } from '../errors.js';
 import type { DocKind } from '../types.js';
 import { binaryReason, DEFAULT_MAX_FILE_BYTES, detectKind, SNIFF_BYTES, validateBytes } from './detect.js';
+import { readHead, unreadable } from './file-head.js';
 import { readHtml } from './html.js';
 import { readJsonl } from './jsonl.js';
 import { readMarkdown } from './markdown.js';
@@ -106,7 +107,12 @@ export async function readPath(
     );
   }
   if (size > TEXT_PART_BYTES) {
-    const head = await readHead(path, SNIFF_BYTES);
+    let head: Uint8Array;
+    try {
+      head = await readHead(path, SNIFF_BYTES);
+    } catch (cause) {
+      throw unreadable(path, cause);
+    }
     const kind = options.kind ?? detectKind(path, head);
     assertTreeSize(kind, size, source);
     if (kind === 'txt') return readLargeText(path, source, head, options);
@@ -149,29 +155,6 @@ async function* streamFile(path: string): AsyncGenerator<Uint8Array> {
   } finally {
     stream.destroy();
   }
-}
-
-/** Up to the first `n` bytes of a file. */
-async function readHead(path: string, n: number): Promise<Uint8Array> {
-  try {
-    const handle = await open(path, 'r');
-    try {
-      const buffer = new Uint8Array(n);
-      const { bytesRead } = await handle.read(buffer, 0, n, 0);
-      return buffer.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
-    }
-  } catch (cause) {
-    throw unreadable(path, cause);
-  }
-}
-
-function unreadable(path: string, cause: unknown): QuiverError {
-  return new QuiverError('UNREADABLE', `quiver: cannot read ${path} (${codeOf(cause)})`, {
-    cause,
-    details: { path },
-  });
 }
 
 /**
@@ -284,9 +267,4 @@ export async function allDocs(docs: ReadResult['docs']): Promise<ParsedDocument[
 
 function one(doc: ParsedDocument): ReadResult {
   return { docs: [doc], errors: [] };
-}
-
-function codeOf(e: unknown): string {
-  if (typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string') return e.code;
-  return e instanceof Error ? e.message : String(e);
 }

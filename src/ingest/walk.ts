@@ -1,9 +1,10 @@
 import type { Dirent } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import picomatch from 'picomatch';
-import { QuiverError } from '../errors.js';
+import type { QuiverError } from '../errors.js';
 import { binaryReason, hasPdfMagic, KNOWN_EXTENSIONS, SNIFF_BYTES } from './detect.js';
+import { readHead, unreadable } from './file-head.js';
 
 /** Folder names never descended into: dependencies, build output, caches, VCS metadata. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
@@ -130,7 +131,7 @@ export async function* walkFiles(
     }
     let head: Uint8Array;
     try {
-      head = await readHead(path);
+      head = await readHead(path, SNIFF_BYTES);
     } catch (cause) {
       return { path, relPath: rel, error: unreadable(path, cause) };
     }
@@ -185,22 +186,4 @@ function extensionOf(rel: string): string {
   const base = rel.slice(rel.lastIndexOf('/') + 1);
   const dot = base.lastIndexOf('.');
   return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
-}
-
-/** Up to the first {@link SNIFF_BYTES} of a file. */
-async function readHead(path: string): Promise<Uint8Array> {
-  const handle = await open(path, 'r');
-  try {
-    const buffer = new Uint8Array(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
-function unreadable(path: string, cause: unknown): QuiverError {
-  const code =
-    typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : String(cause);
-  return new QuiverError('UNREADABLE', `quiver: cannot read ${path} (${code})`, { cause, details: { path } });
 }
