@@ -2,7 +2,7 @@ import { QuiverError } from '../../errors.js';
 import type { RollbackResult, WriteDocumentInput, WriteStatus } from '../store.js';
 import type { StatementCache } from './connection.js';
 import { now, type Row } from './rows.js';
-import { segmentWords } from '../../text/segment.js';
+import { ftsColumns } from './fts-columns.js';
 import { vectorToBlob } from './vector-blob.js';
 import { bumpVectorRevision, countRevert, raiseChunkHighWater } from './vector-revision.js';
 
@@ -78,7 +78,7 @@ export function writeDocumentVersion(
       s.pageEnd,
       s.text,
     ).lastInsertRowid;
-    insFts.run(srid, segmentWords(s.text), segmentWords(doc.title), segmentWords(headingOf(s.breadcrumb)));
+    insFts.run(srid, ...ftsColumns(s.text, doc.title, headingOf(s.breadcrumb)));
   }
   const insChunk = stmt(
     `INSERT INTO chunks(id, doc_rid, doc_id, section_id, ord, text, page) VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -184,12 +184,7 @@ function revive(statements: StatementCache, rid: number, title: string): void {
   stmt('UPDATE chunks SET live = 1 WHERE doc_rid = ?').run(rid);
   const ins = stmt('INSERT INTO sections_fts(rowid, body, title, heading) VALUES (?, ?, ?, ?)');
   for (const r of stmt('SELECT rid, text, breadcrumb FROM sections WHERE doc_rid = ?').all(rid) as Row[]) {
-    ins.run(
-      r.rid,
-      segmentWords(r.text as string),
-      segmentWords(title),
-      segmentWords(headingOf(r.breadcrumb as string)),
-    );
+    ins.run(r.rid, ...ftsColumns(r.text as string, title, headingOf(r.breadcrumb as string)));
   }
 }
 

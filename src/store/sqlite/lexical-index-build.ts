@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { LexicalIndex } from './lexical-index.js';
-import { segmentWords } from '../../text/segment.js';
+import { ftsColumns } from './fts-columns.js';
 
 /**
  * Building a {@link LexicalIndex} from FTS5 itself, so its tokens are FTS5's: the `instance`
@@ -195,7 +195,7 @@ export function indexSectionTexts(db: Db, rows: readonly SectionText[]): Lexical
   const name = db.prepare('INSERT INTO temp.lexical_delta_names(rid, id) VALUES (?, ?)');
   db.transaction(() => {
     for (const r of rows) {
-      ins.run(r.rid, segmentWords(r.body), segmentWords(r.title), segmentWords(r.heading));
+      ins.run(r.rid, ...ftsColumns(r.body, r.title, r.heading));
       name.run(r.rid, r.sectionId);
     }
   })();
