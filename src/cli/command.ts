@@ -2,7 +2,7 @@ import type { Vault } from '../index.js';
 import type { CliIO } from './io.js';
 import type { OptionSpec, ParsedValues } from './options.js';
 
-export type { OptionSpec, OptionValue, ParsedValues } from './options.js';
+export type { OptionSpec, ParsedValues } from './options.js';
 
 export interface CommandContext {
   io: CliIO;

@@ -15,6 +15,10 @@ import type { CliIO } from './io.js';
  * Only `bin/quiver.js` calls `process.exit`. Errors are mapped to exit codes in one place.
  */
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+  /** With `--json`, a failure is also a JSON line on stdout. */
+  const jsonError = (e: QuiverError): void => {
+    io.stdout.write(`${JSON.stringify({ error: { code: e.code, message: e.message } })}\n`);
+  };
   // Global options may come before the command too (`quiver --vault v.db add notes/`).
   const { name, rest: moved, leading } = splitCommand(argv, GLOBAL_OPTIONS);
   const askedHelp = leading.includes('--help') || leading.includes('-h');
@@ -46,7 +50,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     // Global options may come before the subcommand too (`quiver noise --json marks`).
     const { name: subName, rest: subRest, leading: subLeading } = splitCommand(moved, GLOBAL_OPTIONS);
     const spec = subName === undefined ? undefined : cmd.subcommands[subName];
-    if (spec === undefined || subName === undefined) {
+    if (subName === undefined || spec === undefined) {
       if (subName === undefined || subName === '--help' || subName === '-h') {
         io.stdout.write(commandHelp(entry, cmd));
         const asked = subName !== undefined || subLeading.includes('--help') || subLeading.includes('-h');
@@ -59,7 +63,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     sub = { name: subName, spec };
     args = subRest;
   }
-  const where = `quiver ${cmd.name}${sub === undefined ? '' : ` ${sub.name}`}`;
+  const path = sub === undefined ? cmd.name : `${cmd.name} ${sub.name}`;
+  const where = `quiver ${path}`;
   const specs: Record<string, OptionSpec> = {
     ...GLOBAL_OPTIONS,
     ...(sub === undefined ? cmd.options : { ...cmd.options, ...sub.spec.options }),
@@ -77,11 +82,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     }
   } catch (e) {
     if (!isQuiverError(e)) throw e;
-    io.stderr.write(
-      `${e.message}\nRun 'quiver help ${cmd.name}${sub === undefined ? '' : ` ${sub.name}`}' for its options.\n`,
-    );
-    if (argv.includes('--json'))
-      io.stdout.write(`${JSON.stringify({ error: { code: e.code, message: e.message } })}\n`);
+    io.stderr.write(`${e.message}\nRun 'quiver help ${path}' for its options.\n`);
+    if (argv.includes('--json')) jsonError(e);
     return EXIT.USAGE;
   }
   const values = parsed.values;
@@ -122,7 +124,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     const err = isQuiverError(e)
       ? e
       : new QuiverError('INTERNAL', `quiver: ${(e as Error).message ?? String(e)}`, { cause: e });
-    if (json) io.stdout.write(`${JSON.stringify({ error: { code: err.code, message: err.message } })}\n`);
+    if (json) jsonError(err);
     io.stderr.write(`${err.message}\n`);
     if (err.code === 'INTERNAL' && io.env.QUIVER_DEBUG !== undefined)
       io.stderr.write(`${(e as Error).stack ?? ''}\n`);

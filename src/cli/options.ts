@@ -33,8 +33,6 @@ export interface OptionSpec {
 export type OptionValue = string | number | boolean | string[] | number[];
 export type ParsedValues = Record<string, OptionValue | undefined>;
 
-export { NUMBER_LIKE };
-
 /** `an integer ≥ 1`, `a number from 0 to 1`, `one of topk, mmr, dartboard`: what a value must be. */
 export function describeValue(spec: OptionSpec): string {
   if (spec.type === 'list')

@@ -72,10 +72,12 @@ export function evalTable(result: EvalResult): string {
 
 /** The configs named on the command line (files, variants), each over the base settings of the flags. */
 function configsFrom(ctx: CommandContext): EvalConfig[] {
+  const limit = num(ctx.values, 'limit');
+  const generator = str(ctx.values, 'generator');
   const base: EvalSettings = parseEvalSettings(
     {
-      ...(num(ctx.values, 'limit') === undefined ? {} : { limit: num(ctx.values, 'limit') }),
-      ...(str(ctx.values, 'generator') === undefined ? {} : { generator: str(ctx.values, 'generator') }),
+      ...(limit === undefined ? {} : { limit }),
+      ...(generator === undefined ? {} : { generator }),
     },
     'flags',
   );
