@@ -68,25 +68,49 @@ export function feedbackCandidates(
   const total = mass.reduce((a, b) => a + b, 0);
   const out = new Map<string, FeedbackCandidate>();
   sections.forEach((s, i) => {
-    const bag = new Map<string, { surface: string; tf: number }>();
-    let len = 0;
-    for (const w of words(s.text)) {
-      if (!isCandidate(w)) continue;
-      const st = stem(w);
-      const e = bag.get(st);
-      if (e === undefined) bag.set(st, { surface: w, tf: 1 });
-      else e.tf += 1;
-      len += 1;
-    }
+    const { bag, length } = candidateBag(s.text);
     const p = mass[i]! / total;
     for (const [st, { surface, tf }] of bag) {
       if (inQuery.has(st)) continue;
       const c = out.get(st);
-      if (c === undefined) out.set(st, { stem: st, surface, weight: (p * tf) / len });
-      else c.weight += (p * tf) / len;
+      if (c === undefined) out.set(st, { stem: st, surface, weight: (p * tf) / length });
+      else c.weight += (p * tf) / length;
     }
   });
   return [...out.values()].sort((a, b) => b.weight - a.weight).slice(0, limit);
+}
+
+/** A text's candidate words by stem: the first surface word and the count; `length` = Σ counts. */
+interface CandidateBag {
+  bag: ReadonlyMap<string, { surface: string; tf: number }>;
+  length: number;
+}
+
+/**
+ * Bags memoised by the text itself: the same few sections lend terms to many queries, and
+ * splitting and stemming their words was most of the feedback pass's cost (a Map hashes a string
+ * far faster than the regex and the stemmer walk it). Bounded: cleared at `BAGS_MAX` texts.
+ */
+const BAGS = new Map<string, CandidateBag>();
+const BAGS_MAX = 5_000;
+
+function candidateBag(text: string): CandidateBag {
+  let b = BAGS.get(text);
+  if (b !== undefined) return b;
+  const bag = new Map<string, { surface: string; tf: number }>();
+  let length = 0;
+  for (const w of words(text)) {
+    if (!isCandidate(w)) continue;
+    const st = stem(w);
+    const e = bag.get(st);
+    if (e === undefined) bag.set(st, { surface: w, tf: 1 });
+    else e.tf += 1;
+    length += 1;
+  }
+  b = { bag, length };
+  if (BAGS.size >= BAGS_MAX) BAGS.clear();
+  BAGS.set(text, b);
+  return b;
 }
 
 /**

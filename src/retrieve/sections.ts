@@ -164,9 +164,9 @@ export async function searchSections(
   const sections = new Map(
     (await store.getSections(picked.map((p) => p.fused.sectionId))).map((s) => [s.id, s] as const),
   );
-  const docs = new Map<string, DocumentRecord | null>();
-  for (const p of picked)
-    if (!docs.has(p.fused.docId)) docs.set(p.fused.docId, await store.getDocument(p.fused.docId));
+  const docs = new Map<string, DocumentRecord>(
+    (await store.getDocuments(picked.map((p) => p.fused.docId))).map((d) => [d.id, d] as const),
+  );
   const terms = new Set(contentTerms(text));
   // Sections with no text of their own snippet their subtree's: load those documents' trees.
   const trees = new Map<string, SectionRecord[]>();
@@ -247,6 +247,7 @@ export function bestChunks(
   terms: ReadonlySet<string>,
   vectorOrder: readonly number[],
 ): ChunkRecord[] {
+  if (chunks.length <= 1) return [...chunks];
   const vrank = new Map(vectorOrder.map((id, i) => [id, i] as const));
   const overlap = new Map(chunks.map((c) => [c.id, overlapCount(chunkTerms(c), terms)] as const));
   return [...chunks].sort(

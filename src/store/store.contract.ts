@@ -123,6 +123,17 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
       expect(s.sections).toBe(2);
     });
 
+    it('reads several documents in one call, in the order asked, skipping unknown ids and repeats', async () => {
+      const a = coffee();
+      const b = makeDoc('notes/tea.md', [{ title: 'Tea', text: 'Steep green tea at 80 degrees.' }]);
+      await write(a);
+      await write(b);
+      const got = await store.getDocuments([b.id, 'nope', a.id, b.id]);
+      expect(got.map((d) => d.id)).toEqual([b.id, a.id]);
+      expect(got[1]?.title).toBe((await store.getDocument(a.id))?.title);
+      expect(await store.getDocuments([])).toEqual([]);
+    });
+
     it('stores sections with ids doc#seq, parents and breadcrumbs, and chunks with their section', async () => {
       const doc = coffee();
       await write(doc);

@@ -259,6 +259,8 @@ export interface Store {
   listDocumentHashes(): Promise<{ id: string; source: string; contentHash: string }[]>;
 
   getDocument(id: string): Promise<DocumentRecord | null>;
+  /** The live documents among `ids`, in the order of `ids` (unknown ids skipped, repeats once). One round trip. */
+  getDocuments(ids: readonly string[]): Promise<DocumentRecord[]>;
   findDocuments(ref: string): Promise<DocumentRecord[]>;
   listDocuments(options?: ListDocumentsOptions): Promise<DocumentRecord[]>;
   getSections(ids: readonly string[]): Promise<SectionRecord[]>;

@@ -14,12 +14,17 @@ export function fold(text: string): string {
 }
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_WORD = /[a-z0-9]+(?:'[a-z]+)?/g;
 
 /**
  * Word tokens of `text`, folded: runs of letters/digits (an inner apostrophe kept), with Chinese,
  * Japanese and Thai runs split into words first (`segmentWords`, as the index does). Empty text → [].
+ * ASCII text takes a shorter road to the same words (nothing to normalise, segment or strip; the
+ * letters are a–z and the apostrophe is `'`), about twice as fast on the long texts feedback reads.
  */
 export function words(text: string): string[] {
+  if (ASCII.test(text)) return text.toLowerCase().match(ASCII_WORD) ?? [];
   return fold(segmentWords(text)).match(WORD) ?? [];
 }
 

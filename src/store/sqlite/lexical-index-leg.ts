@@ -14,8 +14,13 @@ import { headingOf } from './document-versions.js';
 import { countLiveSections } from './lexical-search.js';
 import { isReconcilable, readReverts, readVectorRevision, readVectorRevisionLog } from './vector-revision.js';
 
-/** Live sections above which the lexical leg scores from its own index rather than FTS5's bm25(). */
-export const DEFAULT_LEXICAL_INDEX_THRESHOLD = 10_000;
+/**
+ * Live sections above which the lexical leg scores from its own index rather than FTS5's bm25().
+ * The index is faster at every size measured (SciFact, 5,221 sections: the lexical leg 8.1 → 3.0 ms,
+ * the default search 10.0 → 5.3 ms); below a couple of thousand sections FTS5 answers in well under
+ * a millisecond, so small vaults keep no index file beside them.
+ */
+export const DEFAULT_LEXICAL_INDEX_THRESHOLD = 2_000;
 /**
  * Rows added since the saved index was built are indexed on the fly (a small second segment) up
  * to this share of the saved rows (at least {@link LEXICAL_DELTA_MIN_ROWS}); beyond it the index

@@ -165,7 +165,7 @@ export class SqliteStore implements Store {
 
   /** Data version: bumps on our own writes and on commits by other connections. */
   private version(): number {
-    return this.localVersion * 1_000_000 + (this.db.pragma('data_version', { simple: true }) as number);
+    return this.localVersion * 1_000_000 + (this.stmt('PRAGMA data_version').pluck().get() as number);
   }
 
   private touched(): void {
@@ -292,6 +292,15 @@ export class SqliteStore implements Store {
     return r === undefined ? null : toDocument(r);
   }
 
+  async getDocuments(ids: readonly string[]): Promise<DocumentRecord[]> {
+    const unique = [...new Set(ids)];
+    const rows = this.stmt(
+      'SELECT * FROM documents INDEXED BY documents_live WHERE superseded_by IS NULL AND id IN (SELECT value FROM json_each(?))',
+    ).all(JSON.stringify(unique)) as Row[];
+    const byId = new Map(rows.map((r) => [r.id as string, toDocument(r)] as const));
+    return unique.flatMap((id) => byId.get(id) ?? []);
+  }
+
   async findDocuments(ref: string): Promise<DocumentRecord[]> {
     const exact = this.stmt(
       'SELECT * FROM documents WHERE superseded_by IS NULL AND (id = ? OR source = ?)',
@@ -320,14 +329,11 @@ export class SqliteStore implements Store {
   }
 
   async getSections(ids: readonly string[]): Promise<SectionRecord[]> {
-    const byId = new Map<string, SectionRecord>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const part = ids.slice(i, i + 500);
-      const rows = this.db
-        .prepare(`SELECT * FROM sections WHERE live = 1 AND id IN (${part.map(() => '?').join(',')})`)
-        .all(...part) as Row[];
-      for (const r of rows) byId.set(r.id as string, toSection(r));
-    }
+    // One cached statement whatever the number of ids: the ids travel as one JSON array.
+    const rows = this.stmt(
+      'SELECT * FROM sections WHERE live = 1 AND id IN (SELECT value FROM json_each(?))',
+    ).all(JSON.stringify(ids)) as Row[];
+    const byId = new Map(rows.map((r) => [r.id as string, toSection(r)] as const));
     return ids.map((id) => byId.get(id)).filter((s): s is SectionRecord => s !== undefined);
   }
 
@@ -348,19 +354,12 @@ export class SqliteStore implements Store {
   }
 
   async chunksOfSections(sectionIds: readonly string[]): Promise<ChunkRecord[]> {
-    const out: ChunkRecord[] = [];
-    for (let i = 0; i < sectionIds.length; i += 500) {
-      const part = sectionIds.slice(i, i + 500);
-      if (part.length === 0) continue;
-      const rows = this.db
-        .prepare(
-          `SELECT * FROM chunks WHERE live = 1 AND section_id IN (${part.map(() => '?').join(',')}) ORDER BY section_id, ord`,
-        )
-        .all(...part) as Row[];
-      out.push(...rows.map(toChunk));
-    }
+    if (sectionIds.length === 0) return [];
+    const rows = this.stmt(
+      'SELECT * FROM chunks WHERE live = 1 AND section_id IN (SELECT value FROM json_each(?)) ORDER BY section_id, ord',
+    ).all(JSON.stringify(sectionIds)) as Row[];
     const order = new Map(sectionIds.map((id, i) => [id, i] as const));
-    return out.sort((a, b) => order.get(a.sectionId)! - order.get(b.sectionId)! || a.ord - b.ord);
+    return rows.map(toChunk).sort((a, b) => order.get(a.sectionId)! - order.get(b.sectionId)! || a.ord - b.ord);
   }
 
   /** BM25 over the live sections (`lexical-search.ts`). */
