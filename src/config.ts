@@ -154,6 +154,12 @@ export const CONFIG_KEYS = {
     env: 'QUIVER_SEARCH_SELECT',
     help: 'selection for ranked lists (search, sections): top-k keeps the relevance order',
   },
+  'search.nearCopies': {
+    schema: bool,
+    default: true,
+    env: 'QUIVER_SEARCH_NEAR_COPIES',
+    help: 'fold near-copies of a higher result under it in top-k ranked lists ("+2 near-copies")',
+  },
   'select.method': {
     schema: oneOf('topk', 'mmr', 'dartboard'),
     default: 'dartboard',

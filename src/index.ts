@@ -32,8 +32,11 @@ export { ingest, type AddInput, type AddOptions, type AddReport, type AddItem } 
 export { hybridRetrieve, type Legs, type HybridOptions, type FusedSection } from './retrieve/hybrid.js';
 export { admitVectorHits, DEFAULT_MIN_SIMILARITY, type VectorFloor } from './retrieve/vector-floor.js';
 export { hasSearchableWord } from './retrieve/query-terms.js';
+export { foldNearCopies, nearCopy, shingles } from './retrieve/near-copies.js';
+export { detectLanguage, LANGUAGES, type Language } from './text/language.js';
 export {
   searchSections,
+  type NearCopyRef,
   type SectionHit,
   type SectionSearchResult,
   type SelectionOptions,

@@ -24,6 +24,8 @@ export interface DocumentRecord {
   updatedAt: string;
   /** The batch that wrote this version. */
   batchId: string;
+  /** Language of the document's text (src/text/language.ts), or null when written by an earlier release. */
+  lang: string | null;
 }
 
 /** A node of a document's heading tree; what an answer cites. */
@@ -42,6 +44,8 @@ export interface SectionRecord {
   pageEnd: number | null;
   /** The section's own text (children are separate sections). */
   text: string;
+  /** The language its words are analysed in (src/text/language.ts), or null (an earlier release: English's road). */
+  lang: string | null;
 }
 
 /** A piece of a section's text, about 512 characters, the unit of both search legs. */

@@ -569,7 +569,7 @@ export class Vault {
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       },
       this.selection({
-        ...(purpose === 'rank' ? { method: c['search.select'] } : {}),
+        ...(purpose === 'rank' ? { method: c['search.select'], foldNearCopies: c['search.nearCopies'] } : {}),
         ...options.select,
       }),
       { withText },
@@ -876,6 +876,7 @@ export class Vault {
   async repair(): Promise<Recovery & { compact: CompactResult & { vectorsRemoved: number } }> {
     const recovery = await this.writing('doctor --fix', async (_lease, r) => {
       await this.checkEmbedder();
+      await this.store.reanalyse?.();
       await this.store.prepareVectorIndex?.(this.embedder.id);
       await this.store.prepareLexicalIndex?.();
       return r;
@@ -917,6 +918,11 @@ export class Vault {
       problems.push({
         problem: `the writer slot is held by process ${writer.pid}, which is gone`,
         repair: 'any write command takes it over',
+      });
+    if (base.unanalysedSections > 0)
+      problems.push({
+        problem: `${base.unanalysedSections} sections were indexed by an earlier quiver without language analysis (their Chinese, Japanese or Thai words and non-English word forms may not be found)`,
+        repair: 'quiver doctor --fix',
       });
     if (base.orphanFiles.length > 0)
       problems.push({

@@ -33,6 +33,8 @@ export interface BuiltSection {
   pageStart: number | null;
   pageEnd: number | null;
   text: string;
+  /** The language the section's words are analysed in (src/text/language.ts); absent: English's road. */
+  lang?: string;
 }
 
 /** A chunk ready to store, pointing at its section by seq. */
@@ -52,6 +54,8 @@ export interface BuiltDocument {
   meta: Record<string, unknown>;
   pages: number | null;
   contentHash: string;
+  /** The document's language (of its first thousand characters); absent: not detected. */
+  lang?: string;
   sections: BuiltSection[];
   chunks: BuiltChunk[];
 }

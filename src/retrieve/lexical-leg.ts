@@ -2,6 +2,8 @@ import type { FieldWeights, LexicalHit, Store } from '../store/store.js';
 import type { QueryMode, SearchFilter } from '../types.js';
 import { combineFeedback, expansionTerms, feedbackCandidates, PRF_MIN_FETCH } from './prf.js';
 import { queryTerms } from './query-terms.js';
+import { queryVariants } from '../text/analyze.js';
+import { isLanguage } from '../text/language.js';
 
 /** Pseudo-relevance feedback settings (retrieve/prf.ts); weight 0 switches it off. */
 export interface FeedbackOptions {
@@ -19,13 +21,21 @@ export interface LexicalLegOptions {
 }
 
 /**
- * The lexical leg: BM25 over the query's escaped terms, then, in `any` mode with feedback on, a
+ * The lexical leg: BM25 over the query's escaped terms (and, in `any` mode, their forms in the
+ * vault's other languages), then, in `any` mode with feedback on, a
  * second BM25 pass over expansion terms drawn from the first pass's best sections, added at weight β
  * (`combineFeedback`); only when the first pass matched more than twice the feedback sections. Both passes fetch at least `PRF_MIN_FETCH` rows so their lists overlap; the
  * result is cut to `fetch`.
  */
 export async function lexicalLeg(store: Store, text: string, o: LexicalLegOptions): Promise<LexicalHit[]> {
   const terms = queryTerms(text, o.mode);
+  // In `any` mode a word also searches as its stem in each language the vault holds (a Ukrainian
+  // note is indexed by stems, so `бджолами` must ask for `бджол`); `all` and `phrase` keep the
+  // words as they are, since an extra form there would be one more word required.
+  if (o.mode === 'any') {
+    const langs = (await store.languages()).filter(isLanguage);
+    for (const v of queryVariants(text, langs)) if (!terms.includes(v)) terms.push(v);
+  }
   const fb = o.feedback;
   const on = fb !== undefined && fb.weight > 0 && fb.docs > 0 && fb.terms > 0 && o.mode === 'any';
   const fetch = on ? Math.max(o.fetch, PRF_MIN_FETCH) : o.fetch;

@@ -15,6 +15,7 @@ function tree(rows: [number, number | null, number, string, string][]): SectionR
     pageStart: null,
     pageEnd: null,
     text,
+    lang: null,
   }));
 }
 

@@ -6,6 +6,7 @@ import { contentTerms } from '../text/tokens.js';
 import type { ChunkRecord } from '../types.js';
 import { DEFAULT_LEG_FETCH, hybridRetrieve, type HybridOptions } from './hybrid.js';
 import { select } from './select/index.js';
+import { foldNearCopies, shingles } from './near-copies.js';
 
 export type SelectMethod = 'topk' | 'mmr' | 'dartboard';
 
@@ -21,6 +22,20 @@ export interface SelectionOptions {
   /** Dartboard relevance from fused scores (softmax at `temperature`) or from query cosine (the seed). */
   relevance: 'scores' | 'cosine';
   temperature: number;
+  /** Top-k only: fold near-copies of a higher hit under it (retrieve/near-copies.ts). */
+  foldNearCopies?: boolean;
+}
+
+/** A hit folded under a higher one as its near-copy. */
+export interface NearCopyRef {
+  sectionId: string;
+  docId: string;
+  source: string;
+  title: string;
+  breadcrumb: string;
+  score: number;
+  /** 0-based position in the fused order. */
+  retrievalRank: number;
 }
 
 export const MAX_SNIPPETS = 3;
@@ -54,6 +69,8 @@ export interface SectionHit {
   chunkIds: number[];
   /** The section's own text, when asked for. */
   text?: string;
+  /** Lower hits that are near-copies of this one, folded under it (top-k with folding on). */
+  nearCopies?: NearCopyRef[];
 }
 
 export interface SectionSearchResult {
@@ -106,7 +123,12 @@ export async function searchSections(
 ): Promise<SectionSearchResult> {
   const k = Math.max(0, Math.floor(limit));
   const selecting = selection.method !== 'topk';
-  const poolSize = selecting ? Math.ceil(k * Math.max(1, selection.oversample)) : k;
+  const folding = !selecting && selection.foldNearCopies === true;
+  const poolSize = selecting
+    ? Math.ceil(k * Math.max(1, selection.oversample))
+    : folding
+      ? k + Math.min(k, NEAR_COPY_SPARE)
+      : k;
   const r = await hybridRetrieve(store, embedder, text, {
     ...retrieval,
     fetch: DEFAULT_LEG_FETCH(poolSize),
@@ -124,7 +146,7 @@ export async function searchSections(
 
   let order: { index: number; stepScore: number | null }[];
   if (!selecting || pool.length <= 1 || r.queryVector === null) {
-    order = pool.slice(0, k).map((_, index) => ({ index, stepScore: null }));
+    order = pool.slice(0, folding ? poolSize : k).map((_, index) => ({ index, stepScore: null }));
   } else {
     await loadChunks(pool.map((p) => p.sectionId));
     const vectors = await store.chunkVectors(
@@ -155,18 +177,46 @@ export async function searchSections(
   }
   const t1 = performance.now();
 
-  const picked = order.map((p) => ({
+  let picked = order.map((p) => ({
     fused: pool[p.index]!,
     retrievalRank: p.index,
     stepScore: p.stepScore,
   }));
-  await loadChunks(picked.map((p) => p.fused.sectionId));
   const sections = new Map(
     (await store.getSections(picked.map((p) => p.fused.sectionId))).map((s) => [s.id, s] as const),
   );
   const docs = new Map<string, DocumentRecord>(
     (await store.getDocuments(picked.map((p) => p.fused.docId))).map((d) => [d.id, d] as const),
   );
+  const copies = new Map<string, NearCopyRef[]>();
+  if (folding) {
+    const sets = picked.map((p) => sectionShingles(sections.get(p.fused.sectionId)));
+    const all = picked;
+    const kept = foldNearCopies(sets, k);
+    picked = kept.map((h) => all[h.index]!);
+    for (const h of kept) {
+      const refs = h.copies.flatMap((i) => {
+        const p = all[i]!;
+        const s = sections.get(p.fused.sectionId);
+        const d = docs.get(p.fused.docId);
+        return s === undefined || d === undefined
+          ? []
+          : [
+              {
+                sectionId: s.id,
+                docId: d.id,
+                source: d.source,
+                title: s.title,
+                breadcrumb: s.breadcrumb,
+                score: p.fused.score,
+                retrievalRank: p.retrievalRank,
+              },
+            ];
+      });
+      if (refs.length > 0) copies.set(all[h.index]!.fused.sectionId, refs);
+    }
+  }
+  await loadChunks(picked.map((p) => p.fused.sectionId));
   const terms = new Set(contentTerms(text));
   // Sections with no text of their own snippet their subtree's: load those documents' trees.
   const trees = new Map<string, SectionRecord[]>();
@@ -201,6 +251,7 @@ export async function searchSections(
       chunkIds: best.map((c) => c.id),
     };
     if (options.withText === true) hit.text = s.text;
+    if (folding) hit.nearCopies = copies.get(s.id) ?? [];
     hits.push(hit);
   });
   return {
@@ -208,6 +259,31 @@ export async function searchSections(
     pool: pool.length,
     timings: { ...r.timings, selectMs: t1 - t0, hydrateMs: performance.now() - t1 },
   };
+}
+
+/**
+ * Extra candidates a folded top-k list reads past `limit` (at most `limit` more), so that folding
+ * copies away still leaves `limit` distinct passages when the pool has them.
+ */
+export const NEAR_COPY_SPARE = 10;
+
+/**
+ * A section's 3-gram set, memoised by section id while its text is the same (a section id
+ * survives re-ingest of its document with new text); null for a section without text of its own
+ * (two headings named alike are not copies).
+ */
+const SHINGLES = new Map<string, { text: string; set: ReadonlySet<number> }>();
+const SHINGLES_MAX = 20_000;
+
+function sectionShingles(s: SectionRecord | undefined): ReadonlySet<number> | null {
+  if (s === undefined || s.text.trim() === '') return null;
+  const text = s.text;
+  const m = SHINGLES.get(s.id);
+  if (m !== undefined && m.text === text) return m.set;
+  const set = shingles(text);
+  if (SHINGLES.size >= SHINGLES_MAX) SHINGLES.clear();
+  SHINGLES.set(s.id, { text, set });
+  return set;
 }
 
 /**

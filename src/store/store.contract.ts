@@ -123,6 +123,18 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
       expect(s.sections).toBe(2);
     });
 
+    it('records each section’s language and lists the languages of the live sections', async () => {
+      expect(await store.languages()).toEqual([]);
+      const uk = makeDoc('notes/bees.md', [
+        { title: 'Бджоли', text: 'Бджоли збирають нектар з квітів липи, а пасічник оглядає вулики щотижня.' },
+      ]);
+      await write(coffee());
+      await write(uk);
+      expect((await store.getDocument(uk.id))?.lang).toBe('uk');
+      expect((await store.listSections(uk.id)).map((s) => s.lang)).toEqual(['uk']);
+      expect(await store.languages()).toEqual(['en', 'uk']);
+    });
+
     it('reads several documents in one call, in the order asked, skipping unknown ids and repeats', async () => {
       const a = coffee();
       const b = makeDoc('notes/tea.md', [{ title: 'Tea', text: 'Steep green tea at 80 degrees.' }]);

@@ -113,6 +113,8 @@ export interface StoreHealth {
   totalBytes: number | null;
   /** Index files beside the store that nothing uses (another embedder's, half-written ones). */
   orphanFiles: string[];
+  /** Live sections written before languages were recorded, indexed as English ({@link Store.reanalyse}). */
+  unanalysedSections: number;
 }
 
 /** What `compact` did. */
@@ -276,6 +278,12 @@ export interface Store {
    */
   termStats(stems: readonly string[]): Promise<TermStats>;
   /**
+   * The languages the live sections were analysed in (codes of src/text/language.ts, sorted;
+   * sections written before languages were recorded are not counted). A query takes the extra
+   * forms its words have in these languages (`queryVariants`). Cheap: called by every search.
+   */
+  languages(): Promise<string[]>;
+  /**
    * Bring any approximate vector index up to date now (build, load or reconcile) rather than at
    * the first search; stores without one leave this out.
    */
@@ -288,6 +296,12 @@ export interface Store {
    * search; stores without one leave this out.
    */
   prepareLexicalIndex?(onProgress?: (done: number, total: number) => void): Promise<unknown>;
+  /**
+   * Record the language of every live section written before languages were recorded and index
+   * it as a new write would (stores that always record it leave this out); how many sections were
+   * indexed anew. Needs the writer slot.
+   */
+  reanalyse?(onProgress?: (done: number, total: number) => void): Promise<number>;
   /** Chunks ranked by cosine to the query vector, best first. */
   vectorSearch(query: VectorQuery): Promise<ChunkHit[]>;
   /** Stored vectors of the given chunks under one fingerprint. */

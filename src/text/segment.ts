@@ -11,7 +11,7 @@
  * as Chinese (ICU uses one dictionary for both, the locale only tunes the rules); the result is
  * deterministic for a given Node (ICU) version.
  */
-const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
+export const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
 const RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}ー々〆]+/gu;
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 

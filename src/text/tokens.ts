@@ -14,6 +14,7 @@ export function fold(text: string): string {
 }
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+// eslint-disable-next-line no-control-regex -- the range of ASCII starts at NUL
 const ASCII = /^[\x00-\x7f]*$/;
 const ASCII_WORD = /[a-z0-9]+(?:'[a-z]+)?/g;
 

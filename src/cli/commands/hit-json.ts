@@ -21,5 +21,19 @@ export function hitJson(h: SectionHit): Record<string, unknown> {
     // The first snippet as one line of plain text (Markdown removed), for displays that do not render it.
     snippet: snippetToPlain(h.snippets[0] ?? ''),
     ...(h.text === undefined ? {} : { text: h.text }),
+    // Lower hits folded under this one as its near-copies (a ranked list shows each passage once).
+    ...(h.nearCopies === undefined
+      ? {}
+      : {
+          near_copies: h.nearCopies.map((c) => ({
+            doc_id: c.docId,
+            source: c.source,
+            section_id: c.sectionId,
+            title: c.title,
+            breadcrumb: c.breadcrumb,
+            score: c.score,
+            retrieval_rank: c.retrievalRank,
+          })),
+        }),
   };
 }

@@ -31,7 +31,12 @@ function printHits(ctx: CommandContext, hits: SectionHit[], withText: boolean): 
   for (const [i, h] of hits.entries()) {
     const rank = moved ? `, retrieval #${h.retrievalRank + 1}` : '';
     const head = `${String(i + 1).padStart(2)}. ${style.bold(h.breadcrumb)}  ${style.dim(`(score ${h.score.toFixed(4)}${rank})`)}`;
-    const where = style.dim(`${whereLabel(h)} · ${h.sectionId}`);
+    const copies = h.nearCopies ?? [];
+    const where =
+      style.dim(`${whereLabel(h)} · ${h.sectionId}`) +
+      (copies.length === 0
+        ? ''
+        : `\n    ${style.dim(`+${copies.length} near-cop${copies.length === 1 ? 'y' : 'ies'}: ${copies.map((c) => c.source).join(', ')}`)}`);
     if (!withText) {
       const snippet = snippetToPlain(h.snippets[0] ?? '');
       ctx.out(`${head}\n    ${where}\n    ${snippet}\n`);

@@ -47,7 +47,7 @@ export function writeDocumentVersion(
   if (existing !== undefined) supersede(statements, existing.rid as number, batchId);
   const t = now();
   const rid = stmt(
-    `INSERT INTO documents(id, source, title, kind, meta, content_hash, pages, added_at, updated_at, batch_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO documents(id, source, title, kind, meta, content_hash, pages, added_at, updated_at, batch_id, lang) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     doc.id,
     doc.source,
@@ -59,9 +59,10 @@ export function writeDocumentVersion(
     (existing?.added_at as string | undefined) ?? t,
     t,
     batchId,
+    doc.lang ?? null,
   ).lastInsertRowid as number;
   const insSection = stmt(
-    `INSERT INTO sections(id, doc_rid, doc_id, parent_id, seq, level, title, breadcrumb, page_start, page_end, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO sections(id, doc_rid, doc_id, parent_id, seq, level, title, breadcrumb, page_start, page_end, text, lang) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insFts = stmt('INSERT INTO sections_fts(rowid, body, title, heading) VALUES (?, ?, ?, ?)');
   for (const s of doc.sections) {
@@ -77,8 +78,9 @@ export function writeDocumentVersion(
       s.pageStart,
       s.pageEnd,
       s.text,
+      s.lang ?? null,
     ).lastInsertRowid;
-    insFts.run(srid, ...ftsColumns(s.text, doc.title, headingOf(s.breadcrumb)));
+    insFts.run(srid, ...ftsColumns(s.text, doc.title, headingOf(s.breadcrumb), s.lang ?? null));
   }
   const insChunk = stmt(
     `INSERT INTO chunks(id, doc_rid, doc_id, section_id, ord, text, page) VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -183,8 +185,18 @@ function revive(statements: StatementCache, rid: number, title: string): void {
   stmt('UPDATE sections SET live = 1 WHERE doc_rid = ?').run(rid);
   stmt('UPDATE chunks SET live = 1 WHERE doc_rid = ?').run(rid);
   const ins = stmt('INSERT INTO sections_fts(rowid, body, title, heading) VALUES (?, ?, ?, ?)');
-  for (const r of stmt('SELECT rid, text, breadcrumb FROM sections WHERE doc_rid = ?').all(rid) as Row[]) {
-    ins.run(r.rid, ...ftsColumns(r.text as string, title, headingOf(r.breadcrumb as string)));
+  for (const r of stmt('SELECT rid, text, breadcrumb, lang FROM sections WHERE doc_rid = ?').all(
+    rid,
+  ) as Row[]) {
+    ins.run(
+      r.rid,
+      ...ftsColumns(
+        r.text as string,
+        title,
+        headingOf(r.breadcrumb as string),
+        (r.lang as string | null) ?? null,
+      ),
+    );
   }
 }
 

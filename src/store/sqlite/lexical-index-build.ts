@@ -179,6 +179,8 @@ export interface SectionText {
   body: string;
   title: string;
   heading: string;
+  /** The section's recorded language (null: written by an earlier release). */
+  lang: string | null;
 }
 
 /**
@@ -195,7 +197,7 @@ export function indexSectionTexts(db: Db, rows: readonly SectionText[]): Lexical
   const name = db.prepare('INSERT INTO temp.lexical_delta_names(rid, id) VALUES (?, ?)');
   db.transaction(() => {
     for (const r of rows) {
-      ins.run(r.rid, ...ftsColumns(r.body, r.title, r.heading));
+      ins.run(r.rid, ...ftsColumns(r.body, r.title, r.heading, r.lang));
       name.run(r.rid, r.sectionId);
     }
   })();

@@ -242,11 +242,11 @@ export class LexicalIndexLeg {
     }
     const added = db
       .prepare(
-        `SELECT s.rid, s.id, s.text, d.title, s.breadcrumb FROM sections s JOIN documents d ON d.rid = s.doc_rid
+        `SELECT s.rid, s.id, s.text, d.title, s.breadcrumb, s.lang FROM sections s JOIN documents d ON d.rid = s.doc_rid
          WHERE s.rid > ? AND s.live = 1 ORDER BY s.rid`,
       )
       .raw()
-      .all(stamp.maxRid) as [number, string, string, string, string][];
+      .all(stamp.maxRid) as [number, string, string, string, string, string | null][];
     if (added.length > Math.max(LEXICAL_DELTA_MIN_ROWS, LEXICAL_DELTA_MAX_SHARE * base.rows)) return null;
     const dead = new Uint8Array(base.rows);
     let removed = 0;
@@ -267,12 +267,13 @@ export class LexicalIndexLeg {
     this.status.removed = removed;
     const segments: IndexSegment[] = [{ index: base, dead: removed > 0 ? dead : null }];
     if (added.length > 0) {
-      const rows: SectionText[] = added.map(([rid, sectionId, body, title, breadcrumb]) => ({
+      const rows: SectionText[] = added.map(([rid, sectionId, body, title, breadcrumb, lang]) => ({
         rid,
         sectionId,
         body,
         title,
         heading: headingOf(breadcrumb),
+        lang,
       }));
       segments.push({ index: indexSectionTexts(db, rows), dead: null });
     }

@@ -28,6 +28,7 @@ export function toDocument(r: Row): DocumentRecord {
     addedAt: r.added_at as string,
     updatedAt: r.updated_at as string,
     batchId: r.batch_id as string,
+    lang: (r.lang as string | null) ?? null,
   };
 }
 
@@ -44,6 +45,7 @@ export function toSection(r: Row): SectionRecord {
     pageStart: (r.page_start as number | null) ?? null,
     pageEnd: (r.page_end as number | null) ?? null,
     text: r.text as string,
+    lang: (r.lang as string | null) ?? null,
   };
 }
 

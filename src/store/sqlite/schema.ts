@@ -164,6 +164,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX vectors_key ON vectors(fingerprint, chunk_id);
   CREATE INDEX vectors_chunk ON vectors(chunk_id);
   `,
+  // 5: languages. Each document and section records the language its words were analysed in
+  // (src/text/language.ts; NULL: written by an earlier release, read as English), so the index
+  // stems each in its own language and a query knows which languages the vault holds.
+  `
+  ALTER TABLE documents ADD COLUMN lang TEXT;
+  ALTER TABLE sections ADD COLUMN lang TEXT;
+  CREATE INDEX sections_lang ON sections(lang) WHERE live = 1;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { countUnanalysed, reanalyse } from './reanalyse.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { QuiverError } from '../../errors.js';
@@ -359,7 +360,9 @@ export class SqliteStore implements Store {
       'SELECT * FROM chunks WHERE live = 1 AND section_id IN (SELECT value FROM json_each(?)) ORDER BY section_id, ord',
     ).all(JSON.stringify(sectionIds)) as Row[];
     const order = new Map(sectionIds.map((id, i) => [id, i] as const));
-    return rows.map(toChunk).sort((a, b) => order.get(a.sectionId)! - order.get(b.sectionId)! || a.ord - b.ord);
+    return rows
+      .map(toChunk)
+      .sort((a, b) => order.get(a.sectionId)! - order.get(b.sectionId)! || a.ord - b.ord);
   }
 
   /** BM25 over the live sections (`lexical-search.ts`). */
@@ -390,6 +393,21 @@ export class SqliteStore implements Store {
    * Document frequencies from FTS5's own vocabulary (`lexical-search.ts`); the section count is
    * cached per data version.
    */
+  private langs: { version: number; langs: string[] } | null = null;
+
+  async languages(): Promise<string[]> {
+    const version = this.version();
+    if (this.langs?.version !== version) {
+      const langs = this.stmt(
+        'SELECT DISTINCT lang FROM sections INDEXED BY sections_lang WHERE live = 1 AND lang IS NOT NULL ORDER BY lang',
+      )
+        .pluck()
+        .all() as string[];
+      this.langs = { version, langs };
+    }
+    return [...this.langs.langs];
+  }
+
   async termStats(stems: readonly string[]): Promise<TermStats> {
     const searcher = await this.lexical.searchSearcher(this.version());
     if (searcher !== null) {
@@ -584,7 +602,14 @@ export class SqliteStore implements Store {
       reclaimableBytes: this.location === ':memory:' ? null : free * pageSize,
       totalBytes: this.location === ':memory:' ? null : this.fileBytes(),
       orphanFiles: this.orphanFiles(vectors),
+      unanalysedSections: countUnanalysed(this.db),
     };
+  }
+
+  async reanalyse(onProgress?: (done: number, total: number) => void): Promise<number> {
+    const n = reanalyse(this.db, onProgress);
+    this.touched();
+    return n;
   }
 
   /**

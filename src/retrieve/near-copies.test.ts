@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { foldNearCopies, nearCopy, shingles } from './near-copies.js';
+
+const PASSAGE =
+  'The espresso shot should run for about twenty eight seconds. A finer grind slows the flow of water through the puck. ' +
+  'Dose eighteen grams of coffee into the basket and tamp it level. Preheat the cup so the crema holds its colour longer. ' +
+  'Clean the group head after every session to keep old oils from turning bitter.';
+const near = (a: string, b: string): boolean => nearCopy(shingles(a), shingles(b));
+
+describe('nearCopy', () => {
+  it('holds for the same text and for lightly edited copies', () => {
+    expect(near(PASSAGE, PASSAGE)).toBe(true);
+    expect(near(PASSAGE, PASSAGE.replace('Preheat the cup so the crema holds its colour longer. ', ''))).toBe(
+      true,
+    );
+    expect(near(PASSAGE, PASSAGE.replace('finer grind', 'grind finer'))).toBe(true);
+    expect(near(PASSAGE, PASSAGE.replace('eighteen grams', '19 grams'))).toBe(true);
+    expect(near(PASSAGE.toUpperCase(), PASSAGE)).toBe(true);
+  });
+
+  it('holds for a short text with one of three sentences dropped (containment 1)', () => {
+    const three =
+      'Water boils at one hundred degrees at sea level. It boils lower on a mountain. Salt raises the point a little.';
+    expect(
+      near(three, 'Water boils at one hundred degrees at sea level. It boils lower on a mountain.'),
+    ).toBe(true);
+  });
+
+  it('does not hold for different passages or for a short quotation inside a long text', () => {
+    expect(
+      near(PASSAGE, 'Tomatoes need full sun, steady watering and a stake once the first truss sets fruit.'),
+    ).toBe(false);
+    expect(near('A finer grind slows the flow of water through the puck.', PASSAGE)).toBe(false);
+  });
+
+  it('uses single words for texts under three words, and treats empty texts as the same only as each other', () => {
+    expect(near('espresso', 'Espresso')).toBe(true);
+    expect(near('espresso grind', 'grind espresso')).toBe(true);
+    expect(near('espresso grind', 'tamper')).toBe(false);
+    expect(near('', '  ')).toBe(true);
+    expect(near('', 'espresso')).toBe(false);
+    expect(near('!!', 'espresso')).toBe(false);
+  });
+
+  it('is symmetric and reflexive', () => {
+    const text = fc
+      .array(fc.constantFrom('grind', 'shot', 'water', 'puck', 'dose', 'crema', '18', 'the'), {
+        maxLength: 30,
+      })
+      .map((w) => w.join(' '));
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        expect(near(a, b)).toBe(near(b, a));
+        expect(near(a, a)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('foldNearCopies', () => {
+  const A = shingles(PASSAGE);
+  const A2 = shingles(PASSAGE.replace('eighteen grams', '19 grams'));
+  const B = shingles('Tomatoes need full sun, steady watering and a stake once the first truss sets fruit.');
+  const C = shingles('Sourdough rises for eight hours at room temperature before it is shaped and baked.');
+
+  it('keeps the best-ranked passage and folds its copies under it', () => {
+    expect(foldNearCopies([A, A2, B, A, C], 10)).toEqual([
+      { index: 0, copies: [1, 3] },
+      { index: 2, copies: [] },
+      { index: 4, copies: [] },
+    ]);
+  });
+
+  it('keeps at most `limit`, still folding later copies under kept items', () => {
+    expect(foldNearCopies([A, B, C, A2], 2)).toEqual([
+      { index: 0, copies: [3] },
+      { index: 1, copies: [] },
+    ]);
+    expect(foldNearCopies([A, B], 0)).toEqual([]);
+    expect(foldNearCopies([null, A, null, A2], 5)).toEqual([
+      { index: 0, copies: [] },
+      { index: 1, copies: [3] },
+      { index: 2, copies: [] },
+    ]);
+    expect(foldNearCopies([], 5)).toEqual([]);
+  });
+});

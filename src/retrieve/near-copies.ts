@@ -1,0 +1,84 @@
+import { words } from '../text/tokens.js';
+
+/**
+ * Near-copies in a ranked list: the same passage saved twice, a copy with a sentence dropped, two
+ * words swapped or a number changed. A ranked list shows each passage once; its copies fold under
+ * the first (highest) of them, so ten results are ten passages.
+ *
+ * Two texts are near-copies when their word 3-gram sets A and B (folded words, as the index reads
+ * them) satisfy
+ *   containment = |A ∩ B| / min(|A|, |B|) ≥ 0.8   and   Jaccard = |A ∩ B| / |A ∪ B| ≥ 0.5.
+ * Containment catches a copy with sentences dropped (one of three dropped: containment 1, Jaccard
+ * 0.67); the Jaccard floor keeps a short quotation from folding under the long text that quotes it
+ * (containment 1, Jaccard small). A swapped pair of words breaks about four 3-grams, a changed
+ * number three, so light edits of a passage of a hundred words stay above both bounds.
+ *
+ * Edge cases: a text of fewer than 3 words uses its single words (or the whole folded text when it
+ * has none) as its set; two empty sets are near-copies only when both texts are empty after folding
+ * (they are then the same); one empty set and one not → not near-copies.
+ */
+export const NEAR_COPY_CONTAINMENT = 0.8;
+export const NEAR_COPY_JACCARD = 0.5;
+
+/** The 3-gram set of a text, as 32-bit hashes of the three words (FNV-1a over `w1 w2 w3`). */
+export function shingles(text: string): Set<number> {
+  const w = words(text);
+  const out = new Set<number>();
+  if (w.length < 3) {
+    for (const x of w) out.add(fnv1a(x));
+    return out;
+  }
+  for (let i = 0; i + 2 < w.length; i++) out.add(fnv1a(`${w[i]} ${w[i + 1]} ${w[i + 2]}`));
+  return out;
+}
+
+/** FNV-1a, 32 bits, over a string's UTF-16 code units. */
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Are two shingle sets near-copies (the rule above)? */
+export function nearCopy(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
+  if (a.size === 0 || b.size === 0) return a.size === b.size;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  // Both bounds need |A ∩ B| ≥ 0.8 · |small| and |small| ≥ 0.5 · |large| at least; skip early.
+  if (small.size < NEAR_COPY_JACCARD * large.size) return false;
+  let common = 0;
+  for (const x of small) if (large.has(x)) common++;
+  const union = a.size + b.size - common;
+  return common >= NEAR_COPY_CONTAINMENT * small.size && common >= NEAR_COPY_JACCARD * union;
+}
+
+/**
+ * Fold a ranked list: walking it best first, an item that is a near-copy of an item kept before
+ * it joins that item's copies (the earliest such item, so copies gather under the best-ranked
+ * passage); the others are kept, until `limit` are kept. Items after the `limit`-th kept one still
+ * fold under a kept item when they are its copies, else are dropped. Returns the kept items'
+ * indexes, each with its copies' indexes, in rank order. Pure: `sets[i]` is item i's shingle set,
+ * or null for an item with nothing to compare (a heading without text of its own), which is never
+ * folded and folds nothing.
+ */
+export function foldNearCopies(
+  sets: readonly (ReadonlySet<number> | null)[],
+  limit: number,
+): { index: number; copies: number[] }[] {
+  const kept: { index: number; copies: number[] }[] = [];
+  for (let i = 0; i < sets.length; i++) {
+    const set = sets[i] ?? null;
+    const head =
+      set === null
+        ? undefined
+        : kept.find((k) => {
+            const other = sets[k.index] ?? null;
+            return other !== null && nearCopy(other, set);
+          });
+    if (head !== undefined) head.copies.push(i);
+    else if (kept.length < limit) kept.push({ index: i, copies: [] });
+  }
+  return kept;
+}
