@@ -85,4 +85,29 @@ describe('foldNearCopies', () => {
     ]);
     expect(foldNearCopies([], 5)).toEqual([]);
   });
+
+  it('gives what comparing every pair gives (property)', () => {
+    const naive = (sets: (Set<number> | null)[], limit: number) => {
+      const kept: { index: number; copies: number[] }[] = [];
+      sets.forEach((set, i) => {
+        const head =
+          set === null ? undefined : kept.find((k) => sets[k.index] != null && nearCopy(sets[k.index]!, set));
+        if (head !== undefined) head.copies.push(i);
+        else if (kept.length < limit) kept.push({ index: i, copies: [] });
+      });
+      return kept;
+    };
+    const set = fc.option(
+      fc.uniqueArray(fc.integer({ min: 0, max: 12 }), { maxLength: 10 }).map((a) => new Set(a)),
+      {
+        freq: 8,
+      },
+    );
+    fc.assert(
+      fc.property(fc.array(set, { maxLength: 25 }), fc.integer({ min: 0, max: 10 }), (sets, limit) => {
+        expect(foldNearCopies(sets, limit)).toEqual(naive(sets, limit));
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
