@@ -1,4 +1,4 @@
-// ANN benchmark: HNSW (src/store/sqlite/hnsw-index.ts) against the exact scan (VectorMatrix.scan) on
+// ANN benchmark: HNSW (src/store/sqlite/hnsw-index.ts) against the exact scan (VectorMatrix.scanExact) on
 // vectors derived from real text, at 100k and 1M chunks.
 //
 //   node --import tsx bench/ann.ts            # ANN_SIZES=100000,1000000 ANN_QUERIES=200 by default
@@ -140,7 +140,7 @@ function runTask(task: Task): void {
     const qs = (JSON.parse(readFileSync(task.queriesFile, 'utf8')) as number[][]).slice(task.start, task.end);
     writeFileSync(
       task.outFile,
-      JSON.stringify(qs.map((q) => m.scan(Float32Array.from(q), K).map((h) => h.index))),
+      JSON.stringify(qs.map((q) => m.scanExact(Float32Array.from(q), K).map((h) => h.index))),
     );
   }
 }
@@ -252,7 +252,7 @@ async function benchSize(
   const gap: number[][] = [];
   const exactMs = queries.slice(0, 20).map((q) => {
     const t = performance.now();
-    const top = m.scan(q, 100);
+    const top = m.scanExact(q, 100);
     const elapsed = performance.now() - t;
     gap.push([top[0]?.score ?? NaN, top[9]?.score ?? NaN, top[99]?.score ?? NaN]);
     return elapsed;

@@ -91,6 +91,8 @@ export interface ScanTiming {
   oldMs: number;
   wasmMs: number;
   jsTwinMs: number;
+  /** The default scan: an int8 pass, then the candidates exactly (`VectorMatrix.scan`). */
+  int8Ms: number;
 }
 
 /** Times the three scans at each size; checks that they return the same rows. */
@@ -108,7 +110,7 @@ export function timeScans(dims: number, queryCount: number, limit: number): Scan
         .join();
       if (
         wasm
-          .scan(q, limit)
+          .scanExact(q, limit)
           .map((h) => h.index)
           .join() !== want
       )
@@ -117,8 +119,9 @@ export function timeScans(dims: number, queryCount: number, limit: number): Scan
     return {
       rows,
       oldMs: time(queries, (q) => oldScan(data, rows, dims, q, limit)),
-      wasmMs: time(queries, (q) => wasm.scan(q, limit)),
-      jsTwinMs: time(queries, (q) => twin.scan(q, limit)),
+      wasmMs: time(queries, (q) => wasm.scanExact(q, limit)),
+      jsTwinMs: time(queries, (q) => twin.scanExact(q, limit)),
+      int8Ms: time(queries, (q) => wasm.scan(q, limit)),
     };
   });
 }
@@ -135,13 +138,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const limit = arg('limit', 20);
   const rows = timeScans(dims, queries, limit);
   const table = [
-    ['rows', 'old JS ms', 'wasm SIMD ms', 'speed-up', 'JS twin ms'],
+    ['rows', 'old JS ms', 'wasm SIMD ms', 'speed-up', 'JS twin ms', 'int8 pass + exact ms'],
     ...rows.map((r) => [
       r.rows.toLocaleString('en'),
       r.oldMs.toFixed(3),
       r.wasmMs.toFixed(3),
       `${(r.oldMs / r.wasmMs).toFixed(1)}×`,
       r.jsTwinMs.toFixed(3),
+      r.int8Ms.toFixed(3),
     ]),
   ];
   const widths = table[0]!.map((_, c) => Math.max(...table.map((r) => r[c]!.length)));

@@ -2,7 +2,8 @@
  * Internal: the few pieces needed to encode small WebAssembly modules by hand (no build step, no
  * dependency): LEB128 integers, named opcodes (the SIMD ones included), value types and the module
  * framing. Used by the hand-written SIMD kernels (`retrieve/select/_gram-kernel.ts`,
- * `store/sqlite/vector-scan-kernel.ts`). Each kernel documents its own code as WAT beside it.
+ * `store/sqlite/vector-scan-kernel.ts`, `store/sqlite/int8-scan-kernel.ts`). Each kernel documents
+ * its own code as WAT beside it.
  */
 
 /** Value types. */
@@ -52,6 +53,12 @@ export const op = {
   f64x2Add: [0xfd, 0xf0, 0x01],
   f64x2Mul: [0xfd, 0xf2, 0x01],
   f64x2Div: [0xfd, 0xf3, 0x01],
+  i32Store: (offset: number) => [0x36, 2, ...uleb(offset)], // align 2^2
+  i32x4Lane: (lane: number) => [0xfd, 0x1b, lane],
+  i32x4Add: [0xfd, 0xae, 0x01],
+  i32x4ExtaddPairwiseI16x8S: [0xfd, 0x7e],
+  i16x8ExtmulLowI8x16S: [0xfd, 0x9c, 0x01],
+  i16x8ExtmulHighI8x16S: [0xfd, 0x9d, 0x01],
 };
 
 /** A name (import module, field, export): length-prefixed ASCII. */

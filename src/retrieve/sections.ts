@@ -182,17 +182,33 @@ export async function searchSections(
     retrievalRank: p.index,
     stepScore: p.stepScore,
   }));
-  const sections = new Map(
-    (await store.getSections(picked.map((p) => p.fused.sectionId))).map((s) => [s.id, s] as const),
-  );
-  const docs = new Map<string, DocumentRecord>(
-    (await store.getDocuments(picked.map((p) => p.fused.docId))).map((d) => [d.id, d] as const),
-  );
+  const sections = new Map<string, SectionRecord>();
+  const docs = new Map<string, DocumentRecord>();
+  const loadRecords = async (part: typeof picked): Promise<void> => {
+    for (const s of await store.getSections(part.map((p) => p.fused.sectionId))) sections.set(s.id, s);
+    for (const d of await store.getDocuments(part.map((p) => p.fused.docId))) docs.set(d.id, d);
+  };
   const copies = new Map<string, NearCopyRef[]>();
-  if (folding) {
-    const sets = picked.map((p) => sectionShingles(sections.get(p.fused.sectionId)));
+  if (!folding) await loadRecords(picked);
+  else {
+    // Read the first `k` candidates; only when some fold away, read on (up to the spare ones)
+    // until `k` distinct passages are kept: a list without copies costs no extra reads.
     const all = picked;
-    const kept = foldNearCopies(sets, k);
+    let read = Math.min(k, all.length);
+    await loadRecords(all.slice(0, read));
+    let kept = foldNearCopies(
+      all.slice(0, read).map((p) => sectionShingles(sections.get(p.fused.sectionId))),
+      k,
+    );
+    while (kept.length < k && read < all.length) {
+      const next = Math.min(all.length, read + (k - kept.length));
+      await loadRecords(all.slice(read, next));
+      read = next;
+      kept = foldNearCopies(
+        all.slice(0, read).map((p) => sectionShingles(sections.get(p.fused.sectionId))),
+        k,
+      );
+    }
     picked = kept.map((h) => all[h.index]!);
     for (const h of kept) {
       const refs = h.copies.flatMap((i) => {

@@ -113,7 +113,7 @@ function exact(
 ): number[] {
   const m = new VectorMatrix(Float64Array.from(labels), [], [], data, DIMS);
   return m
-    .scan(q, k, filter === undefined ? undefined : (row) => filter(labels[row]!))
+    .scanExact(q, k, filter === undefined ? undefined : (row) => filter(labels[row]!))
     .map((h) => labels[h.index]!);
 }
 

@@ -76,7 +76,7 @@ function recall(index: HnswIndex): number {
   const m = new VectorMatrix(Float64Array.from(labels), [], [], data, DIMS);
   let hit = 0;
   for (const q of queries) {
-    const want = new Set(m.scan(q, 10).map((h) => labels[h.index]!));
+    const want = new Set(m.scanExact(q, 10).map((h) => labels[h.index]!));
     hit += index.search(q, 10).filter((h) => want.has(h.chunkId)).length;
   }
   return hit / (queries.length * 10);

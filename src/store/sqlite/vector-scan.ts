@@ -24,6 +24,11 @@ export interface ScanArea {
    * array is reused by the next call: read it before calling again. `q.length` must equal `dims`.
    */
   dots(q: Float32Array): Float64Array;
+  /**
+   * As {@link dots}, for the listed rows only: `scores[r]` is set for each r in `rows` (the same
+   * value `dots` gives), other entries are left as they were. Same reused array.
+   */
+  dotsOf(q: Float32Array, rows: readonly number[]): Float64Array;
 }
 
 interface Kernel {
@@ -121,6 +126,11 @@ export function scanArea(data: Float32Array, rows: number, dims: number, useWasm
           kernel.dots(qAt, dataAt, rows, dims, outAt);
           return scores;
         },
+        dotsOf(query: Float32Array, which: readonly number[]): Float64Array {
+          q.set(query);
+          for (const r of which) kernel.dots(qAt, dataAt + r * dims * 4, 1, dims, outAt + r * 8);
+          return scores;
+        },
       };
     }
   }
@@ -132,6 +142,12 @@ export function scanArea(data: Float32Array, rows: number, dims: number, useWasm
     dots(query: Float32Array): Float64Array {
       q.set(query);
       dotsJs(q, data, rows, dims, scores);
+      return scores;
+    },
+    dotsOf(query: Float32Array, which: readonly number[]): Float64Array {
+      q.set(query);
+      for (const r of which)
+        dotsJs(q, data.subarray(r * dims, (r + 1) * dims), 1, dims, scores.subarray(r, r + 1));
       return scores;
     },
   };
