@@ -54,7 +54,7 @@ function childCpuSeconds(): number {
   }
 }
 
-function runEvalCli(args: string[], json: string): { result: EvalResult; ms: number; cpuS: number } {
+export function runEvalCli(args: string[], json: string): { result: EvalResult; ms: number; cpuS: number } {
   const c0 = childCpuSeconds();
   const t = performance.now();
   quiver(['eval', ...args, '--out', json, '--quiet']);
@@ -87,7 +87,7 @@ export function scifactEndToEnd(scifact: string): {
 const f3 = (x: number | null | undefined): string => (x === null || x === undefined ? '—' : x.toFixed(3));
 
 /** Metrics × configs (mean, and n when some questions are Undefined). */
-function summaryTable(r: EvalResult, metrics: readonly string[]): string {
+export function summaryTable(r: EvalResult, metrics: readonly string[]): string {
   return mdTable(
     ['config', ...metrics],
     r.configs.map((c) => [
@@ -101,7 +101,7 @@ function summaryTable(r: EvalResult, metrics: readonly string[]): string {
   );
 }
 
-function comparisonTable(r: EvalResult, metrics: readonly string[]): string {
+export function comparisonTable(r: EvalResult, metrics: readonly string[]): string {
   const rows = r.comparisons
     .filter((c) => metrics.includes(c.metric))
     .map((c) => [

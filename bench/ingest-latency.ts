@@ -116,7 +116,11 @@ async function latency(
       select: { method: 'topk' as const },
     },
     'fused (top-k)': { legs: 'both' as const, select: { method: 'topk' as const } },
-    'default search (fused + selection)': {},
+    'default search (fused, top-k, near-copies folded)': {},
+    'fused + Dartboard (the evidence selection of context and ask)': {
+      legs: 'both' as const,
+      select: { method: 'dartboard' as const },
+    },
   };
   for (const [name, config] of Object.entries(configs)) {
     const { vault, ...opts } = { vault: v, ...config };

@@ -9,6 +9,11 @@ const BENCHES: { name: string; optIn?: boolean; run: () => Promise<unknown> }[] 
     name: 'retrieval-quality',
     run: async () => (await import('./retrieval-quality.js')).benchRetrievalQuality(),
   },
+  { name: 'peers', run: async () => (await import('./peers.js')).benchPeers() },
+  {
+    name: 'search-defaults',
+    run: async () => (await import('./search-defaults.js')).benchSearchDefaults(),
+  },
   { name: 'lexical-design', run: async () => (await import('./lexical-design.js')).benchLexicalDesign() },
   { name: 'ingest-latency', run: async () => (await import('./ingest-latency.js')).benchIngestLatency() },
   { name: 'embedders', run: async () => (await import('./embedders.js')).benchEmbedders() },
@@ -31,6 +36,8 @@ const BENCHES: { name: string; optIn?: boolean; run: () => Promise<unknown> }[] 
 /** Sections in the order they appear in RESULTS.md (some are written by other bench scripts). */
 const ORDER = [
   'retrieval-quality',
+  'peers',
+  'search-defaults',
   'lexical-design',
   'ingest-latency',
   'embedders',
@@ -53,6 +60,8 @@ const ORDER = [
  */
 const HEADINGS: Record<string, string> = {
   'retrieval-quality': '## Retrieval quality',
+  peers: '## Peers',
+  'search-defaults': '## Selection per command',
   'lexical-design': '## Lexical leg design',
   'ingest-latency': '## Ingest throughput',
   embedders: '## Built-in embedder variants',

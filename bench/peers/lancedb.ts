@@ -3,7 +3,7 @@
 // asked). Two layouts are tried: one FTS index per column (title, text) searched together with a
 // MultiMatchQuery and a title boost, or title and text concatenated into one indexed column.
 // LanceDB exposes no BM25 parameters.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { dirBytes } from './sizes.js';
@@ -68,7 +68,6 @@ export const lanceDb: Peer = {
       close: () => {
         table.close();
         db.close();
-        rmSync(dir, { recursive: true, force: true });
         return Promise.resolve();
       },
     };

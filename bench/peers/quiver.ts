@@ -8,16 +8,18 @@ import type { BuildContext, Built, Peer } from './types.js';
 
 /** Open `ctx.vault`, or ingest the corpus into a new vault in the scratch folder. */
 async function openVault(ctx: BuildContext): Promise<{ vault: Vault; path: string }> {
-  if (ctx.vault !== undefined) return { vault: await Vault.open({ overrides: { vault: ctx.vault } }), path: ctx.vault };
+  if (ctx.vault !== undefined)
+    return { vault: await Vault.open({ overrides: { vault: ctx.vault } }), path: ctx.vault };
   const path = join(ctx.workDir, 'quiver.db');
   const vault = await Vault.open({ overrides: { vault: path } });
   await vault.add([ctx.corpusPath]);
   return { vault, path };
 }
 
-function quiverPeer(name: string, config: string, options: SearchOptions): Peer {
+function quiverPeer(name: string, config: string, options: SearchOptions, sharesBuildWith?: string): Peer {
   return {
     name,
+    ...(sharesBuildWith === undefined ? {} : { sharesBuildWith }),
     size: 'disk',
     builds: 1,
     async build(_docs, _i, ctx): Promise<Built> {
@@ -40,9 +42,10 @@ function quiverPeer(name: string, config: string, options: SearchOptions): Peer 
   };
 }
 
-export const QUIVER_DEFAULT = 'quiver default search';
-
-export const quiverDefault = quiverPeer(QUIVER_DEFAULT, 'defaults (fused lexical + vector)', {});
-export const quiverLexical = quiverPeer('quiver lexical leg', "defaults, legs: 'lexical'", {
-  legs: 'lexical',
-});
+export const quiverDefault = quiverPeer('quiver default search', 'defaults (fused lexical + vector)', {});
+export const quiverLexical = quiverPeer(
+  'quiver lexical leg',
+  "defaults, legs: 'lexical'",
+  { legs: 'lexical' },
+  'quiver-default',
+);

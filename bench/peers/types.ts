@@ -1,5 +1,6 @@
 // The common shape of every system in the peer benchmark (bench/peers.ts): a library is built from
 // the corpus once per index-time configuration, and each build offers its query-time variants.
+// Tuning has two rounds: every variant of every build, then the refinements of the winner.
 
 /** One corpus record: the BEIR `_id`, title and text. */
 export interface Doc {
@@ -14,6 +15,11 @@ export interface Variant {
   config: string;
   /** Ids of the best `k` documents for `query`, best first. */
   search(query: string, k: number): Promise<string[]>;
+  /**
+   * Costlier options (fuzzy or prefix matching, typo tolerance) tried on top of this variant when it
+   * wins the first round of tuning.
+   */
+  refinements?: () => Variant[];
 }
 
 /** An index built with one index-time configuration. */
@@ -21,8 +27,8 @@ export interface Built {
   /** Query-time variants, in grid order (ties on the tuning queries go to the earlier one). */
   variants: Variant[];
   /**
-   * Bytes on disk (a database), or of the library's documented serialised form (in-memory
-   * libraries); null when there is neither.
+   * Bytes on disk (a database; still readable after close), or of the library's documented
+   * serialised form (in-memory libraries); null when there is neither.
    */
   sizeBytes(): Promise<number | null>;
   close(): Promise<void>;
@@ -34,6 +40,8 @@ export type SizeKind = 'disk' | 'serialised' | 'in-memory';
 export interface Peer {
   name: string;
   size: SizeKind;
+  /** Registry name of a system whose build this one shares (quiver's legs share one vault). */
+  sharesBuildWith?: string;
   /** Index-time configurations to try (build indexes 0 … builds − 1). */
   builds: number;
   /** Build index `i` from `docs` (quiver ingests `ctx.corpusPath`, the file they came from). */
@@ -42,7 +50,7 @@ export interface Peer {
 
 export interface BuildContext {
   corpusPath: string;
-  /** A scratch folder the build may write to (removed afterwards). */
+  /** A scratch folder the build may write to (removed by the caller afterwards). */
   workDir: string;
   /** An existing quiver vault of this corpus: quiver opens it instead of ingesting the corpus. */
   vault?: string;
