@@ -101,12 +101,14 @@ describe('VectorMatrix.scan above INT8_MIN_ROWS', () => {
   );
 
   it('returns the exact scan’s rows and scores for real-looking queries', () => {
+    expect(m.int8Ready).toBe(false);
     for (let i = 0; i < 20; i++) {
       const q = data.slice(i * 97 * dims, (i * 97 + 1) * dims); // a stored row: its copy is the top hit
       expect(m.scan(q, 10)).toEqual(m.scanExact(q, 10));
       const noisy = Float32Array.from(q, (v, t) => v + 0.05 * Math.sin(t + i));
       expect(m.scan(noisy, 25)).toEqual(m.scanExact(noisy, 25));
     }
+    expect(m.int8Ready).toBe(true);
   });
 
   it('asks `allow` and skips rows the way the exact scan does', () => {

@@ -11,6 +11,9 @@ export { allocateScanData } from './vector-scan.js';
  */
 export const INT8_MIN_ROWS = 4096;
 
+/** Exact scans of a matrix before its int8 copy is built. */
+export const INT8_AFTER_SCANS = 3;
+
 /**
  * Candidates an int8 pass keeps for a scan of `limit`: max(4 · limit, limit + 256). int8 scores are
  * within about 1% of the exact ones, so the exact top `limit` sits far inside this margin.
@@ -80,9 +83,24 @@ export class VectorMatrix {
    */
   scan(q: Float32Array, limit: number, allow?: (row: number) => boolean): { index: number; score: number }[] {
     const m = int8Candidates(limit);
-    if (this.count >= INT8_MIN_ROWS && m < this.count && q.length === this.dims && limit > 0)
+    // The int8 copy costs about as much to build as ten exact scans: a process that searches once
+    // (one CLI search) scans exactly; from the fourth scan of this matrix on, the copy pays off.
+    if (
+      this.count >= INT8_MIN_ROWS &&
+      m < this.count &&
+      q.length === this.dims &&
+      limit > 0 &&
+      (this.int8 !== null || ++this.exactScans > INT8_AFTER_SCANS)
+    )
       return this.scanInt8(q, limit, m, allow);
     return this.scanExact(q, limit, allow);
+  }
+
+  private exactScans = 0;
+
+  /** Whether scans now pick candidates from the int8 copy (built after `INT8_AFTER_SCANS` scans). */
+  get int8Ready(): boolean {
+    return this.int8 !== null;
   }
 
   private int8: Int8Scan | null = null;
