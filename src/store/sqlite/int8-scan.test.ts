@@ -119,8 +119,8 @@ describe('VectorMatrix.scan above INT8_MIN_ROWS', () => {
     expect(m.scan(new Float32Array(dims + 1), 5)).toEqual([]);
   });
 
-  it('keeps max(4 · limit, limit + 256) candidates', () => {
-    expect(int8Candidates(10)).toBe(266);
-    expect(int8Candidates(100)).toBe(400);
+  it('keeps max(2 · limit, limit + 64) candidates', () => {
+    expect(int8Candidates(10)).toBe(74);
+    expect(int8Candidates(100)).toBe(200);
   });
 });

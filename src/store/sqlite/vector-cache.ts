@@ -1,4 +1,5 @@
 import { TopK } from '../../retrieve/top-k.js';
+import { kthLargest } from '../../math/kth-largest.js';
 import { Int8Scan } from './int8-scan.js';
 import type { ScanArea } from './vector-scan.js';
 import { scanArea } from './vector-scan.js';
@@ -15,10 +16,11 @@ export const INT8_MIN_ROWS = 4096;
 export const INT8_AFTER_SCANS = 3;
 
 /**
- * Candidates an int8 pass keeps for a scan of `limit`: max(4 · limit, limit + 256). int8 scores are
- * within about 1% of the exact ones, so the exact top `limit` sits far inside this margin.
+ * Candidates an int8 pass keeps for a scan of `limit`: max(2 · limit, limit + 64). int8 scores are
+ * within about 1% of the exact ones: on SciFact (18,760 chunks, 809 claims, limit 60) even
+ * limit + 8 candidates held 99.99% of the exact top 60, and this margin held all of them.
  */
-export const int8Candidates = (limit: number): number => Math.max(4 * limit, limit + 256);
+export const int8Candidates = (limit: number): number => Math.max(2 * limit, limit + 64);
 
 /**
  * The live vectors of one embedder fingerprint, held contiguously for an exact cosine scan
@@ -104,6 +106,8 @@ export class VectorMatrix {
   }
 
   private int8: Int8Scan | null = null;
+  private approx: Float64Array | null = null;
+  private scratch: Float64Array | null = null;
 
   /**
    * {@link scan} in two passes: the `m` best rows by int8 score (`int8-scan.ts`; `allow` asked as
@@ -121,19 +125,32 @@ export class VectorMatrix {
     this.int8 ??= new Int8Scan(data, this.count, dims, this.area.wasm);
     const ints = this.int8.dots(q);
     const scales = this.int8.scales;
-    const pre = new TopK(m);
-    for (let r = 0; r < this.count; r++) {
-      const s = scales[r]!;
-      if (s === 0) continue; // an all-zero row: no direction
-      const a = s * ints[r]!;
-      if (!(a >= pre.threshold)) continue;
-      if (allow !== undefined && !allow(r)) continue;
-      pre.push(r, a);
+    let rows: number[];
+    if (allow === undefined) {
+      // The m-th best approximate score by quickselect, then the rows at or above it, in row order.
+      const approx = (this.approx ??= new Float64Array(this.count));
+      for (let r = 0; r < this.count; r++) {
+        const s = scales[r]!;
+        approx[r] = s === 0 ? -Infinity : s * ints[r]!; // an all-zero row: no direction
+      }
+      const t = kthLargest(approx, m, (this.scratch ??= new Float64Array(this.count)));
+      rows = [];
+      for (let r = 0; r < this.count; r++) if (approx[r]! >= t && approx[r]! > -Infinity) rows.push(r);
+    } else {
+      const pre = new TopK(m);
+      for (let r = 0; r < this.count; r++) {
+        const s = scales[r]!;
+        if (s === 0) continue;
+        const a = s * ints[r]!;
+        if (!(a >= pre.threshold)) continue;
+        if (!allow(r)) continue;
+        pre.push(r, a);
+      }
+      rows = pre
+        .result()
+        .map((x) => x.index)
+        .sort((x, y) => x - y);
     }
-    const rows = pre
-      .result()
-      .map((x) => x.index)
-      .sort((x, y) => x - y);
     const exact = this.area.dotsOf(q, rows);
     const top = new TopK(limit);
     for (const r of rows) {
