@@ -92,3 +92,20 @@ export function sleb(v: number): number[] {
     if (done) return out;
   }
 }
+
+/**
+ * A module compiled on first use and kept: `get()` compiles `bytes()` once, or gives null when
+ * this runtime cannot (no WebAssembly, or no SIMD: the module does not validate), so callers fall
+ * back to their JS twins.
+ */
+export function compiledOnce(bytes: () => Uint8Array<ArrayBuffer>): () => WebAssembly.Module | null {
+  let compiled: WebAssembly.Module | null | undefined;
+  return () => {
+    if (compiled === undefined) {
+      const b = bytes();
+      compiled =
+        typeof WebAssembly === 'object' && WebAssembly.validate(b) ? new WebAssembly.Module(b) : null;
+    }
+    return compiled;
+  };
+}

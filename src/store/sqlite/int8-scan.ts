@@ -10,6 +10,7 @@
  * multiple of 16 dimensions for the SIMD kernel (`int8-scan-kernel.ts`); `dotsInt8Js` is its
  * plain-JS twin, and both are exact integer arithmetic, so they agree everywhere.
  */
+import { compiledOnce } from '../../math/wasm-encode.js';
 import { int8KernelBytes } from './int8-scan-kernel.js';
 
 const PAGE = 65536;
@@ -56,15 +57,8 @@ export function dotsInt8Js(q8: Int8Array, m8: Int8Array, rows: number, dims: num
   }
 }
 
-let compiled: WebAssembly.Module | null | undefined;
-function kernelModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    const bytes = int8KernelBytes();
-    compiled =
-      typeof WebAssembly === 'object' && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
-  }
-  return compiled;
-}
+/** The compiled kernel, or null without WebAssembly SIMD. */
+const kernelModule = compiledOnce(int8KernelBytes);
 
 /** An int8 copy of a `rows × dims` float32 matrix, scoring queries approximately (see above). */
 export class Int8Scan {

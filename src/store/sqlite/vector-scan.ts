@@ -8,6 +8,7 @@
  * `[query: dims float64, padded to 16 bytes][scores: rows float64, padded][matrix: rows × dims float32,
  * padded][gathered rows: min(rows, GATHER_ROWS) × dims float32, padded][their scores]`.
  */
+import { compiledOnce } from '../../math/wasm-encode.js';
 import { scanKernelBytes } from './vector-scan-kernel.js';
 
 /** Matrices above this size (bytes) stay in plain JS memory and use the JS twin (512 MiB). */
@@ -50,25 +51,15 @@ interface WasmLayout {
 }
 
 /**
- * Rows `dotsOf` copies side by side and scores in one kernel call: a call from JS into WebAssembly
- * costs microseconds, as much as scoring a few rows, so one call per row doubled the cost of
- * re-scoring 300 candidates.
+ * Rows `dotsOf` copies side by side and scores in one kernel call, rather than one call per row:
+ * each call from JS into WebAssembly costs about as much as scoring a few rows.
  */
 export const GATHER_ROWS = 512;
 
 /** Data views created by {@link allocateScanData}, so {@link scanArea} can use them without a copy. */
 const allocated = new WeakMap<Float32Array, WasmLayout>();
-let compiled: WebAssembly.Module | null | undefined;
-
 /** The compiled kernel, or null without WebAssembly SIMD. */
-function kernelModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
-    const bytes = scanKernelBytes();
-    compiled =
-      typeof WebAssembly === 'object' && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
-  }
-  return compiled;
-}
+const kernelModule = compiledOnce(scanKernelBytes);
 
 const pad16 = (bytes: number) => (bytes + 15) & ~15;
 
