@@ -2,6 +2,7 @@
 // answer string appears in the answer, as RGB and the Dartboard paper score it), share of answers
 // whose citations include both gold paragraphs, invalid-citation rate, and latency per stage, for
 // the extractive generator with top-k, MMR and Dartboard selection.
+import { parseJsonlSource } from '../src/ingest/jsonl-id.js';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Vault, type SelectMethod } from '../src/index.js';
@@ -46,7 +47,8 @@ export async function benchAnswers(fresh = false): Promise<void> {
     for (const q of data.questions) {
       const r = await vault.ask(q.question, { generator: 'extractive', select: { method } });
       if (answerContains(r.answer, q.answer)) recall++;
-      const citedSources = new Set(r.cited.map((c) => c.source));
+      // A JSON Lines record's source is `<corpus file>#<id>`; the gold names the id (the title).
+      const citedSources = new Set(r.cited.map((c) => String(parseJsonlSource(c.source)?.id ?? c.source)));
       if (q.gold.every((g) => citedSources.has(g))) bothGold++;
       invalid += r.invalidCitations.length;
       citations += r.claims.reduce((n, c) => n + c.citations.length, 0);

@@ -53,11 +53,21 @@ afterAll(async () => {
 const texts = (hits: { text?: string }[]): string[] => hits.map((h) => h.text ?? '');
 
 describe('selection on the seed duplicate corpus', () => {
-  it('top-k at limit 5 returns the five copies: one unique text', async () => {
-    const r = await vault.sections(QUERY, { limit: 5, select: { method: 'topk' } });
+  it('plain top-k at limit 5 returns the five copies: one unique text', async () => {
+    const r = await vault.sections(QUERY, { limit: 5, select: { method: 'topk', foldNearCopies: false } });
     expect(r.hits).toHaveLength(5);
     expect(uniqueResultsAtK(texts(r.hits), 5)).toBe(1 / 5);
     expect(new Set(r.hits.map((h) => h.docId)).size).toBe(5); // five different documents
+  });
+
+  it('the default ranked list folds the copies under the first: five unique texts, in relevance order', async () => {
+    const r = await vault.sections(QUERY, { limit: 5 });
+    expect(r.hits).toHaveLength(5);
+    expect(uniqueResultsAtK(texts(r.hits), 5)).toBe(1);
+    expect(r.hits[0]!.text).toBe(GREENHOUSE);
+    expect(r.hits[0]!.nearCopies).toHaveLength(4);
+    const ranks = r.hits.map((h) => h.retrievalRank);
+    expect([...ranks].sort((a, b) => a - b)).toEqual(ranks);
   });
 
   for (const select of [
@@ -68,7 +78,10 @@ describe('selection on the seed duplicate corpus', () => {
     },
   ]) {
     it(`Dartboard (${select.label}) returns five unique texts and keeps top-k's first pick`, async () => {
-      const top = await vault.sections(QUERY, { limit: 5, select: { method: 'topk' } });
+      const top = await vault.sections(QUERY, {
+        limit: 5,
+        select: { method: 'topk', foldNearCopies: false },
+      });
       const dart = await vault.sections(QUERY, {
         limit: 5,
         select: { method: 'dartboard', ...select.options },
@@ -126,10 +139,13 @@ describe('selection on the seed duplicate corpus', () => {
       'topk',
     ]);
     expect(top.code, top.stderr).toBe(0);
-    const t = top.json<{ results: Hit[] }>().results;
-    expect(t.map((h) => h.retrieval_rank)).toEqual([0, 1, 2, 3, 4]);
+    const t = top.json<{ results: (Hit & { near_copies: { source: string }[] })[] }>().results;
+    // Top-k keeps relevance order; the four other copies fold under the first.
     expect(t.map((h) => h.selection_rank)).toEqual([0, 1, 2, 3, 4]);
-    expect(t.every((h) => h.source.startsWith('greenhouse-copy-'))).toBe(true);
+    expect(t[0]!.retrieval_rank).toBe(0);
+    expect(t[0]!.near_copies.every((c) => c.source.startsWith('greenhouse-copy-'))).toBe(true);
+    expect(t[0]!.near_copies).toHaveLength(4);
+    expect(t.filter((h) => h.source.startsWith('greenhouse-copy-'))).toHaveLength(1);
     expect(t[0]!.source).toBe(d[0]!.source);
   });
 });

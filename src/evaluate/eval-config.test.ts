@@ -27,7 +27,9 @@ describe('variants', () => {
       select: { method: 'mmr', lambda: 0.7 },
     });
     expect(parseVariant('select.sigma=0.2').settings).toEqual({ select: { sigma: 0.2 } });
-    expect(parseVariant('select.foldNearCopies=false').settings).toEqual({ select: { foldNearCopies: false } });
+    expect(parseVariant('select.foldNearCopies=false').settings).toEqual({
+      select: { foldNearCopies: false },
+    });
   });
 
   it('expands --variants into one config per value', () => {

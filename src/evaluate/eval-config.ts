@@ -127,7 +127,8 @@ function settingsFromPairs(pairs: readonly [string, string][], where: string): E
     if (k.startsWith('select.')) {
       const sub = k.slice('select.'.length);
       const n = Number(v);
-      select[sub] = v === 'true' ? true : v === 'false' ? false : v.trim() !== '' && Number.isFinite(n) ? n : v;
+      select[sub] =
+        v === 'true' ? true : v === 'false' ? false : v.trim() !== '' && Number.isFinite(n) ? n : v;
     } else raw[k] = NUMERIC_KEYS.has(k) && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v;
   }
   if (Object.keys(select).length > 0) {
