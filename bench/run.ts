@@ -16,6 +16,10 @@ const BENCHES: { name: string; optIn?: boolean; run: () => Promise<unknown> }[] 
   },
   { name: 'lexical-design', run: async () => (await import('./lexical-design.js')).benchLexicalDesign() },
   { name: 'ingest-latency', run: async () => (await import('./ingest-latency.js')).benchIngestLatency() },
+  {
+    name: 'html-extraction',
+    run: async () => (await import('./html-extraction.js')).benchHtmlExtraction(),
+  },
   { name: 'embedders', run: async () => (await import('./embedders.js')).benchEmbedders() },
   {
     name: 'embedder-candidates',
@@ -40,6 +44,7 @@ const ORDER = [
   'search-defaults',
   'lexical-design',
   'ingest-latency',
+  'html-extraction',
   'embedders',
   'embedder-candidates',
   'ann',
@@ -64,6 +69,7 @@ const HEADINGS: Record<string, string> = {
   'search-defaults': '## Selection per command',
   'lexical-design': '## Lexical leg design',
   'ingest-latency': '## Ingest throughput',
+  'html-extraction': '## HTML extraction',
   embedders: '## Built-in embedder variants',
   'embedder-candidates': '## Built-in embedder candidates',
   ann: '## ANN (HNSW)',

@@ -160,7 +160,9 @@ describe('quiver add: bad files, stdin and undo', () => {
     writeFileSync(join(docs, 'good.md'), '# Good\n\nPlants need light and water to grow.\n');
     writeFileSync(join(docs, 'empty.txt'), '   \n');
     writeFileSync(join(docs, 'binary.txt'), Buffer.from([0, 1, 2, 3, 0, 0, 255, 0]));
+    // Latin-1 bytes ("café ok") decode as windows-1252; bytes that read as no text at all do not.
     writeFileSync(join(docs, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x6f, 0x6b]));
+    writeFileSync(join(docs, 'garbled.txt'), Buffer.from([0x68, 0x69, 0x81]));
     writeFileSync(join(docs, 'broken.pdf'), '%PDF-1.4\nthis is not really a pdf\n');
     writeFileSync(join(docs, 'script.js'), 'console.log("not prose");\n');
     writeFileSync(join(docs, 'v.db'), Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(100)]));
@@ -174,7 +176,9 @@ describe('quiver add: bad files, stdin and undo', () => {
       items: { source: string; status: string; error?: { code: string } }[];
       skipped_files: { source: string; reason: string }[];
     }>();
-    expect(report.added).toBe(1);
+    expect(report.added).toBe(2);
+    const cafe = await runCli(['search', 'café', '--vault', v, '--json']);
+    expect(cafe.json<{ results: Hit[] }>().results[0]?.source).toMatch(/latin1\.txt$/);
     // A folder walk passes over binaries (by content), unknown types and SQLite files, and counts them.
     expect(
       Object.fromEntries(report.skipped_files.map((f) => [f.source.split('/').pop(), f.reason])),
@@ -186,7 +190,7 @@ describe('quiver add: bad files, stdin and undo', () => {
     );
     expect(failed).toEqual({
       'empty.txt': 'EMPTY_FILE',
-      'latin1.txt': 'INVALID_UTF8',
+      'garbled.txt': 'INVALID_UTF8',
       'broken.pdf': 'CORRUPT_FILE',
     });
     expect(report.items.some((i) => i.source.includes('node_modules') || i.source.includes('.hidden'))).toBe(

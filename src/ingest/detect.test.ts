@@ -60,15 +60,38 @@ describe('validateBytes', () => {
     const controls = new Uint8Array(100).fill(0x41);
     for (let i = 0; i < 20; i++) controls[i * 5] = 0x01;
     expect(codeOf(() => validateBytes(controls, 'txt'))).toBe('BINARY_FILE');
-    // UTF-16 text has NULs: reported as binary.
-    expect(codeOf(() => validateBytes(new Uint8Array([0xff, 0xfe, 0x68, 0x00, 0x69, 0x00]), 'txt'))).toBe(
+    // UTF-16 without a BOM has NUL bytes: still binary.
+    expect(codeOf(() => validateBytes(new Uint8Array([0x68, 0x00, 0x69, 0x00]), 'txt'))).toBe('BINARY_FILE');
+    // With a BOM its characters are judged: a NUL character is binary.
+    expect(codeOf(() => validateBytes(new Uint8Array([0xff, 0xfe, 0x68, 0x00, 0x00, 0x00]), 'txt'))).toBe(
       'BINARY_FILE',
     );
   });
 
-  it('rejects invalid UTF-8 with INVALID_UTF8', () => {
-    expect(codeOf(() => validateBytes(new Uint8Array([0x68, 0x69, 0xc3, 0x28]), 'txt'))).toBe('INVALID_UTF8');
-    expect(codeOf(() => validateBytes(new Uint8Array([0x61, 0xe9, 0x62]), 'md'))).toBe('INVALID_UTF8'); // Latin-1 é
+  it('reads UTF-16 text with a byte-order mark (issue 16)', () => {
+    expect(validateBytes(new Uint8Array([0xff, 0xfe, 0x68, 0x00, 0x69, 0x00]), 'txt')).toMatchObject({
+      text: 'hi',
+      encoding: 'utf-16le',
+      source: 'bom',
+    });
+    expect(validateBytes(new Uint8Array([0xfe, 0xff, 0x00, 0x68, 0x00, 0x69]), 'md')?.text).toBe('hi');
+    expect(codeOf(() => validateBytes(new Uint8Array([0xff, 0xfe, 0x20, 0x00, 0x0a, 0x00]), 'txt'))).toBe(
+      'EMPTY_FILE',
+    );
+  });
+
+  it('reads Latin-1 text as windows-1252 instead of rejecting it (issue 16)', () => {
+    expect(validateBytes(new Uint8Array([0x61, 0xe9, 0x62]), 'md')).toMatchObject({
+      text: 'aéb',
+      encoding: 'windows-1252',
+    });
+    // A broken UTF-8 sequence with nothing multi-byte around it reads as windows-1252 too.
+    expect(validateBytes(new Uint8Array([0x68, 0x69, 0xc3, 0x28]), 'txt')?.text).toBe('hiÃ(');
+  });
+
+  it('rejects bytes no encoding reads as text with INVALID_UTF8', () => {
+    // 0x81 is neither UTF-8 nor a windows-1252 character, and no detector guess fits.
+    expect(codeOf(() => validateBytes(new Uint8Array([0x68, 0x69, 0x81]), 'txt'))).toBe('INVALID_UTF8');
   });
 
   it('rejects files over the limit with FILE_TOO_LARGE', () => {

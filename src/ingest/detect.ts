@@ -1,5 +1,6 @@
 import { QuiverError } from '../errors.js';
 import type { DocKind } from '../types.js';
+import { bomEncoding, readerText, type DecodedText } from './encoding.js';
 
 /** Largest file read, in bytes (50 MiB). */
 export const DEFAULT_MAX_FILE_BYTES = 50 * 1024 * 1024;
@@ -68,7 +69,10 @@ const SQLITE_MAGIC = 'SQLite format 3\0';
  * - more than {@link MAX_CONTROL_SHARE} control bytes (below 32 other than tab, LF, CR, FF, ESC;
  *   or 127) → `"<n> control bytes in the first <sniffed>"`.
  *
- * Empty input → undefined. Only the sniffed prefix is read, so a caller may pass just that prefix.
+ * Bytes that start with a UTF-16 byte-order mark are judged by their characters instead (UTF-16
+ * text is full of NUL bytes): a NUL character → `"NUL character at <index>"`, and the same share of
+ * control characters. Empty input → undefined. Only the sniffed prefix is read, so a caller may
+ * pass just that prefix.
  *
  * @example binaryReason(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0])) // 'NUL byte at 4'
  */
@@ -79,13 +83,23 @@ export function binaryReason(bytes: Uint8Array): string | undefined {
     if (sqlite) return 'SQLite database';
   }
   const sniff = Math.min(bytes.length, SNIFF_BYTES);
+  const bom = bomEncoding(bytes);
+  if (bom !== undefined && bom.encoding !== 'utf-8') {
+    const text = new TextDecoder(bom.encoding, { ignoreBOM: true }).decode(bytes.subarray(bom.length, sniff));
+    return controlReason(text.length, (i) => text.charCodeAt(i), 'character');
+  }
+  return controlReason(sniff, (i) => bytes[i] ?? 0, 'byte');
+}
+
+/** NUL or too many control units among the first `n` units `at(i)` gives (see {@link binaryReason}). */
+function controlReason(n: number, at: (i: number) => number, unit: 'byte' | 'character'): string | undefined {
   let control = 0;
-  for (let i = 0; i < sniff; i++) {
-    const b = bytes[i] ?? 0;
-    if (b === 0) return `NUL byte at ${i}`;
+  for (let i = 0; i < n; i++) {
+    const b = at(i);
+    if (b === 0) return `NUL ${unit} at ${i}`;
     if ((b < 32 && b !== 9 && b !== 10 && b !== 13 && b !== 12 && b !== 27) || b === 127) control++;
   }
-  return control > MAX_CONTROL_SHARE * sniff ? `${control} control bytes in the first ${sniff}` : undefined;
+  return control > MAX_CONTROL_SHARE * n ? `${control} control ${unit}s in the first ${n}` : undefined;
 }
 
 export interface ValidateOptions {
@@ -95,17 +109,23 @@ export interface ValidateOptions {
   source?: string;
 }
 
-const fatalDecoder = new TextDecoder('utf-8', { fatal: true });
-
 /**
- * Check that `bytes` can be read as `kind`, throwing a coded QuiverError otherwise:
+ * Check that `bytes` can be read as `kind` and decode them, throwing a coded QuiverError otherwise:
  * - more than `maxBytes` → FILE_TOO_LARGE;
  * - zero bytes → EMPTY_FILE;
- * - PDF: nothing more (a damaged PDF is the reader's CORRUPT_FILE);
+ * - PDF: nothing more (a damaged PDF is the reader's CORRUPT_FILE); returns undefined;
  * - text kinds: {@link binaryReason} finds the first {@link SNIFF_BYTES} binary (a NUL byte, more
- *   than {@link MAX_CONTROL_SHARE} control characters, SQLite's header) → BINARY_FILE; not valid UTF-8 → INVALID_UTF8; only whitespace → EMPTY_FILE.
+ *   than {@link MAX_CONTROL_SHARE} control characters, SQLite's header) → BINARY_FILE; then
+ *   `decodeBytes` (`encoding.ts`) picks the encoding (a BOM; for HTML its `<meta charset>`; UTF-8;
+ *   a detected legacy encoding; windows-1252) and decodes, INVALID_UTF8 when nothing fits; only
+ *   whitespace → EMPTY_FILE. Returns the text as a reader reads it (`readerText`: line endings
+ *   normalised to LF) and the encoding chosen.
  */
-export function validateBytes(bytes: Uint8Array, kind: DocKind, options: ValidateOptions = {}): void {
+export function validateBytes(
+  bytes: Uint8Array,
+  kind: DocKind,
+  options: ValidateOptions = {},
+): DecodedText | undefined {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
   const source = options.source ?? 'input';
   const details = { source };
@@ -119,15 +139,12 @@ export function validateBytes(bytes: Uint8Array, kind: DocKind, options: Validat
     );
   }
   if (bytes.length === 0) throw new QuiverError('EMPTY_FILE', `quiver: ${source} is empty`, { details });
-  if (kind === 'pdf') return;
+  if (kind === 'pdf') return undefined;
   const binary = binaryReason(bytes);
   if (binary !== undefined)
     throw new QuiverError('BINARY_FILE', `quiver: ${source} looks binary (${binary})`, { details });
-  let text: string;
-  try {
-    text = fatalDecoder.decode(bytes);
-  } catch (cause) {
-    throw new QuiverError('INVALID_UTF8', `quiver: ${source} is not valid UTF-8`, { cause, details });
-  }
-  if (text.trim() === '') throw new QuiverError('EMPTY_FILE', `quiver: ${source} has no text`, { details });
+  const decoded = readerText(bytes, { html: kind === 'html', source });
+  if (decoded.text.trim() === '')
+    throw new QuiverError('EMPTY_FILE', `quiver: ${source} has no text`, { details });
+  return decoded;
 }

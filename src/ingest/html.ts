@@ -1,100 +1,81 @@
 import { createRequire } from 'node:module';
-import type { Readability as ReadabilityClass } from '@mozilla/readability';
 import type { JSDOM } from 'jsdom';
-import type { ParsedDocument, ParsedSection } from './parsed.js';
+import { encodingMeta, readerText } from './encoding.js';
+import { findContent, type Content } from './html-content.js';
+import { SectionWalker } from './html-sections.js';
+import { buildTree, textOf, type HtmlNode, type HtmlTree } from './html-tree.js';
+import type { ParsedDocument } from './parsed.js';
 import { assertNesting } from './nesting.js';
-import { decodeText, squash, titleFromSource, type ReaderInput } from './_shared.js';
+import { squash, titleFromSource, type ReaderInput } from './_shared.js';
 
-/** Elements removed before anything reads the page: they never carry article text. */
-const NEVER_CONTENT =
-  'script, style, noscript, template, iframe, object, embed, svg, canvas, form, button, select, dialog';
-/** An id or class containing one of these marks a consent / cookie banner. */
-const BANNER = /cookie|consent|gdpr/i;
-/** Removed from the body in the fallback path (when Readability finds no article). */
-const FALLBACK_REMOVE = 'nav, header, footer, aside, ' + NEVER_CONTENT;
-
-/** Block-level elements: a blank line before and after. */
-const PARAGRAPH_TAGS = new Set([
-  'P',
-  'DIV',
-  'SECTION',
-  'ARTICLE',
-  'MAIN',
-  'BLOCKQUOTE',
-  'PRE',
-  'TABLE',
-  'UL',
-  'OL',
-  'DL',
-  'FIGURE',
-  'FIGCAPTION',
-  'HEADER',
-  'FOOTER',
-  'ASIDE',
-  'ADDRESS',
-  'DETAILS',
-  'SUMMARY',
-  'HR',
-]);
-/** Line-level elements: a line break before and after. */
-const LINE_TAGS = new Set(['LI', 'TR', 'DT', 'DD', 'CAPTION']);
-const HEADING = /^H([1-6])$/;
+/** Most characters one `meta.removed` entry keeps of the text it names. */
+export const MAX_REMOVED_ENTRY_CHARS = 160;
+/** Most characters all `meta.removed` entries together hold. */
+export const MAX_REMOVED_CHARS = 4000;
 
 /**
- * Read an HTML page: the main content found by `@mozilla/readability` on a `jsdom` document (no
- * scripts run, no resources load). Scripts, styles, forms, navigation and cookie/consent banners are
- * removed first, so they never reach the text. The heading tree comes from h1–h6 inside the article;
- * text keeps paragraph breaks (blank lines) and puts list items (`- item`) and table rows on their own
- * lines. When Readability finds nothing, the body minus nav/header/footer/aside is used.
+ * Read an HTML page: decode it (`readerText`: a BOM, the page's `<meta charset>`, UTF-8, a detected
+ * legacy encoding, windows-1252; the encoding lands in `meta.encoding` when it is not UTF-8), then
+ * {@link parseHtml}.
+ */
+export async function readHtml(input: ReaderInput): Promise<ParsedDocument> {
+  const decoded = readerText(input.bytes, { html: true, source: input.source });
+  const doc = parseHtml(decoded.text, input.source, input.title);
+  return { ...doc, meta: { ...doc.meta, ...encodingMeta(decoded) } };
+}
+
+/**
+ * Read a decoded HTML page: its main content (`html-content.ts`) on a `jsdom` document (no scripts
+ * run, no resources load), as sections cut at h1–h6 with paragraph breaks, list items and table
+ * rows on their own lines (`html-sections.ts`). Scripts, styles, forms' controls and embeds never
+ * reach the text; page chrome (menus, banners, cookie notices, dialogs, page headers and footers)
+ * and the furniture inside the article (share bars, bylines, dates, captions, related links,
+ * newsletter boxes) are dropped, and their text is kept, clipped, in `meta.removed`
+ * (`"<reason>: <text>"`, at most {@link MAX_REMOVED_CHARS} characters in all; text of the page
+ * outside the content follows as `"outside: …"`).
  *
- * Title: `input.title`, else the page's only H1 when the `<title>` contains it (dropping a ` | Site`
- * suffix), else Readability's title, else `<title>`, else the first heading, else the file name.
+ * Linear in the page: the DOM is walked once into a light tree with text statistics, and every
+ * later step reads that tree (no `textContent` over the page, no live collections).
+ *
+ * Title: `titleOverride`, else the page's only H1 when the `<title>` contains it, else the
+ * `<title>` without a site name after (or before) a separator (` | `, ` - `, ` – `, ` — `, ` » `,
+ * ` · `), else the first heading, else the file name.
  *
  * A page nesting deeper than `MAX_HTML_NESTING` elements (see `htmlNestingDepth`) →
  * `QuiverError('CORRUPT_FILE')` before jsdom sees it.
  */
-export async function readHtml(input: ReaderInput): Promise<ParsedDocument> {
-  return parseHtml(decodeText(input.bytes), input.source, input.title);
+export function parseHtml(html: string, origin: string, titleOverride?: string): ParsedDocument {
+  return parseHtmlWithWork(html, origin, titleOverride).doc;
 }
 
-/** {@link readHtml} on a decoded string. */
-export function parseHtml(html: string, origin: string, titleOverride?: string): ParsedDocument {
+/**
+ * {@link parseHtml} that also reports its work: the tree's node count and the node visits of all
+ * passes over it (for tests that hold reading linear without timing it).
+ */
+export function parseHtmlWithWork(
+  html: string,
+  origin: string,
+  titleOverride?: string,
+): { doc: ParsedDocument; nodes: number; work: number } {
   assertNesting(html, 'HTML', origin);
-  const doc = parseDocument(html);
-  const pageTitle = squash(doc.title ?? '');
-  const h1s = Array.from(doc.getElementsByTagName('h1'), (h) => squash(h.textContent ?? '')).filter(
-    (t) => t !== '',
-  );
-  for (const el of doc.querySelectorAll(NEVER_CONTENT)) el.remove();
-  const fallbackBody = doc.body?.cloneNode(true) as HTMLElement | undefined;
-  removeBoilerplate(doc.documentElement);
-
-  let root: Element | undefined;
-  let readTitle = '';
-  const article = new (readability())(doc, { charThreshold: 100 }).parse();
-  if (article?.content != null && squash(article.textContent ?? '').length > 0) {
-    const holder = doc.createElement('div');
-    holder.innerHTML = article.content;
-    root = holder;
-    readTitle = squash(article.title ?? '');
-  } else if (fallbackBody !== undefined) {
-    for (const el of fallbackBody.querySelectorAll(FALLBACK_REMOVE)) el.remove();
-    removeBoilerplate(fallbackBody);
-    root = fallbackBody;
-  }
-
-  const walker = new SectionWalker();
-  if (root !== undefined) walker.walk(root);
+  const tree = buildTree(parseDocument(html));
+  const content = findContent(tree);
+  const walker = new SectionWalker(content.dropped);
+  for (const root of content.roots) walker.walkRoot(root);
   const sections = walker.finish();
-  const firstHeading = sections[1]?.title;
-  const found = nonEmpty(readTitle) ?? nonEmpty(pageTitle);
+
+  const h1s = tree.order
+    .filter((n) => n.tag === 'H1')
+    .map((n) => textOf(n))
+    .filter((t) => t !== '');
+  const found = nonEmpty(withoutSiteName(squash(tree.title)));
   // A single H1 that the <title> contains ("Espresso Basics | Site") is the cleaner title.
   const h1 = h1s.length === 1 ? h1s[0] : undefined;
   const fromH1 =
-    h1 !== undefined && (found === undefined || found.toLowerCase().includes(h1.toLowerCase()))
+    h1 !== undefined && (found === undefined || squash(tree.title).toLowerCase().includes(h1.toLowerCase()))
       ? h1
       : undefined;
-  const title = titleOverride ?? fromH1 ?? found ?? nonEmpty(firstHeading) ?? titleFromSource(origin);
+  const title = titleOverride ?? fromH1 ?? found ?? nonEmpty(sections[1]?.title) ?? titleFromSource(origin);
 
   // A first heading that repeats the title, with no text before it, is the title itself.
   const root0 = sections[0];
@@ -108,16 +89,92 @@ export function parseHtml(html: string, origin: string, titleOverride?: string):
     sections.splice(1, 1);
   }
   if (root0 !== undefined) root0.title = title;
-  return { source: origin, title, kind: 'html', meta: {}, pages: null, sections };
+  const removed = removedText(tree, content);
+  const meta = removed.length === 0 ? {} : { removed };
+  const work = tree.order.length + content.work + tree.order.length;
+  return {
+    doc: { source: origin, title, kind: 'html', meta, pages: null, sections },
+    nodes: tree.order.length,
+    work,
+  };
+}
+
+const SEPARATOR = / (?:\||-|–|—|»|·|::) /;
+
+/**
+ * A page `<title>` without its site name: split at the separators ` | `, ` - `, ` – `, ` — `,
+ * ` » `, ` · `, ` :: `; with two or more parts, the last part is dropped when it has no more words
+ * than the rest, else the first part when it has fewer words than the rest; one part → unchanged.
+ *
+ * @example withoutSiteName('Espresso Basics | Coffee Site') // 'Espresso Basics'
+ * @example withoutSiteName('BBC News - Heavy rain floods the valley') // 'Heavy rain floods the valley'
+ */
+export function withoutSiteName(title: string): string {
+  const parts = title.split(SEPARATOR).map((p) => p.trim());
+  if (parts.length < 2) return title;
+  const wordsIn = (ps: string[]): number =>
+    ps
+      .join(' ')
+      .split(/\s+/)
+      .filter((w) => w !== '').length;
+  const last = parts[parts.length - 1]!;
+  if (wordsIn([last]) <= wordsIn(parts.slice(0, -1))) return joinParts(title, parts.length - 1, true);
+  if (wordsIn([parts[0]!]) < wordsIn(parts.slice(1))) return joinParts(title, 1, false);
+  return title;
+}
+
+/** `title` up to its `count`-th separator (`head`), or after its `count`-th one. */
+function joinParts(title: string, count: number, head: boolean): string {
+  const cuts = [...title.matchAll(new RegExp(SEPARATOR.source, 'g'))];
+  const cut = cuts[count - 1]!;
+  return (head ? title.slice(0, cut.index) : title.slice(cut.index + cut[0].length)).trim();
+}
+
+/**
+ * The text that was not read, for `meta.removed`: each removal's text as `"<reason>: <text>"`
+ * (furniture inside the article first, then page chrome), then the page's other text around the
+ * content as `"outside: <text>"` (the siblings of the content and of its ancestors), each clipped
+ * to {@link MAX_REMOVED_ENTRY_CHARS}, until {@link MAX_REMOVED_CHARS} are used. Reading stops
+ * there, so a huge page costs no more.
+ */
+function removedText(tree: HtmlTree, content: Content): string[] {
+  const out: string[] = [];
+  let size = 0;
+  const add = (reason: string, node: HtmlNode): boolean => {
+    if (size >= MAX_REMOVED_CHARS) return false;
+    const text = textOf(node, MAX_REMOVED_ENTRY_CHARS);
+    if (text === '') return true;
+    const entry = `${reason}: ${text}`;
+    out.push(entry);
+    size += entry.length;
+    return true;
+  };
+  const ordered = [
+    ...content.removals.filter((r) => r.stage === 'furniture'),
+    ...content.removals.filter((r) => r.stage === 'chrome'),
+  ];
+  for (const r of ordered) if (!add(r.reason, r.node)) return out;
+  const onPath = new Set<HtmlNode>();
+  for (const root of content.roots)
+    for (let n: HtmlNode | undefined = root; n !== undefined; n = n.parent) onPath.add(n);
+  for (let n: HtmlNode | undefined = content.roots[0]; n !== undefined && n !== tree.root; n = n.parent) {
+    for (const sibling of n.parent?.children ?? []) {
+      if (onPath.has(sibling) || content.dropped.has(sibling) || sibling.tag === '#text') continue;
+      if (!add('outside', sibling)) return out;
+    }
+  }
+  return out;
+}
+
+function nonEmpty(s: string | undefined): string | undefined {
+  return s !== undefined && s.length > 0 ? s : undefined;
 }
 
 let shared: JSDOM | undefined;
 const require = createRequire(import.meta.url);
-/** jsdom and Readability, loaded on the first page read (jsdom alone costs ~0.3 s at start-up). */
+/** jsdom, loaded on the first page read (it costs ~0.3 s at start-up). */
 const dom = (): { JSDOM: typeof JSDOM; VirtualConsole: typeof import('jsdom').VirtualConsole } =>
   require('jsdom') as typeof import('jsdom');
-const readability = (): typeof ReadabilityClass =>
-  (require('@mozilla/readability') as { Readability: typeof ReadabilityClass }).Readability;
 
 /**
  * Parse HTML into a Document with one shared jsdom window's DOMParser: no window per page (creating
@@ -129,166 +186,4 @@ function parseDocument(html: string): Document {
     shared = new Dom('', { virtualConsole: new VirtualConsole() });
   }
   return new shared.window.DOMParser().parseFromString(html, 'text/html');
-}
-
-/**
- * Remove navigation (`nav`, role navigation), dialogs, consent / cookie banners (an id or class
- * containing cookie, consent or gdpr), and page-level header/footer/aside (outside any article or
- * main), but never a container that holds the article itself.
- */
-function removeBoilerplate(scope: Element): void {
-  for (const el of scope.querySelectorAll('*')) {
-    const role = el.getAttribute('role');
-    const pageChrome =
-      (el.tagName === 'HEADER' || el.tagName === 'FOOTER' || el.tagName === 'ASIDE') &&
-      el.closest('article, main') === null;
-    const isBoilerplate =
-      pageChrome ||
-      el.tagName === 'NAV' ||
-      role === 'navigation' ||
-      role === 'dialog' ||
-      el.getAttribute('aria-modal') === 'true' ||
-      BANNER.test(el.id) ||
-      BANNER.test(el.getAttribute('class') ?? '');
-    if (!isBoilerplate) continue;
-    if (/^(HTML|BODY|MAIN|ARTICLE)$/.test(el.tagName) || el.querySelector('main, article') !== null) continue;
-    el.remove();
-  }
-}
-
-function nonEmpty(s: string | undefined): string | undefined {
-  return s !== undefined && s.length > 0 ? s : undefined;
-}
-
-/** Walks a DOM subtree, cutting sections at headings and writing text with paragraph breaks. */
-class SectionWalker {
-  private readonly sections: ParsedSection[] = [];
-  private current: ParsedSection = { level: 0, title: '', segments: [] };
-  /** The section's text so far, in pieces (never empty strings). */
-  private out: string[] = [];
-  /** Pending break before the next text: 0 none, 1 line, 2 paragraph. */
-  private pending = 0;
-  private listDepth = 0;
-
-  walk(node: Node): void {
-    for (let child = node.firstChild; child !== null; child = child.nextSibling) this.visit(child);
-  }
-
-  finish(): ParsedSection[] {
-    this.closeSection();
-    return this.sections;
-  }
-
-  private visit(node: Node): void {
-    if (node.nodeType === 3 /* text */) {
-      this.emit((node.nodeValue ?? '').replace(/\s+/g, ' '));
-      return;
-    }
-    if (node.nodeType !== 1 /* element */) return;
-    const el = node as Element;
-    const tag = el.tagName;
-    const heading = HEADING.exec(tag);
-    if (heading !== null) {
-      const title = squash(el.textContent ?? '');
-      if (title.length === 0) return;
-      this.closeSection();
-      this.current = { level: Number(heading[1]), title, segments: [] };
-      return;
-    }
-    if (tag === 'BR') {
-      this.brk(1);
-      return;
-    }
-    if (tag === 'PRE') {
-      this.brk(2);
-      this.emit(el.textContent ?? '', true);
-      this.brk(2);
-      return;
-    }
-    if (tag === 'IMG') {
-      return;
-    }
-    if (PARAGRAPH_TAGS.has(tag)) {
-      this.brk(tag === 'UL' || tag === 'OL' ? (this.listDepth > 0 ? 1 : 2) : 2);
-      if (tag === 'UL' || tag === 'OL') this.listDepth++;
-      this.walk(el);
-      if (tag === 'UL' || tag === 'OL') this.listDepth--;
-      this.brk(this.listDepth > 0 ? 1 : 2);
-      return;
-    }
-    if (LINE_TAGS.has(tag)) {
-      this.brk(1);
-      if (tag === 'LI') this.emit('  '.repeat(Math.max(0, this.listDepth - 1)) + '- ', true);
-      this.walk(el);
-      this.brk(1);
-      return;
-    }
-    if (tag === 'TD' || tag === 'TH') {
-      if (el.previousElementSibling !== null) this.emit(' | ', true);
-      this.walk(el);
-      return;
-    }
-    this.walk(el);
-  }
-
-  /** Request a line (1) or paragraph (2) break before the next text. */
-  private brk(kind: number): void {
-    if (this.out.length > 0) this.pending = Math.max(this.pending, kind);
-  }
-
-  private emit(text: string, verbatim = false): void {
-    if (!verbatim && text.trim() === '') {
-      // Whitespace between inline elements: one space unless a break is pending.
-      if (this.pending === 0 && this.out.length > 0 && this.lastChar() !== ' ') this.out.push(' ');
-      return;
-    }
-    if (this.pending > 0) {
-      this.trimTail();
-      this.out.push(this.pending === 2 ? '\n\n' : '\n');
-      this.pending = 0;
-      if (!verbatim) text = text.trimStart();
-    } else if (this.out.length === 0 || this.lastChar() === '\n') {
-      if (!verbatim) text = text.trimStart();
-    } else if (this.lastChar() === ' ' && !verbatim) {
-      text = text.trimStart();
-    }
-    if (text !== '') this.out.push(text);
-  }
-
-  /** The last character written ('' when nothing is). */
-  private lastChar(): string {
-    const last = this.out[this.out.length - 1];
-    return last === undefined ? '' : last.charAt(last.length - 1);
-  }
-
-  /**
-   * Drop trailing whitespace from what is written. Only the last pieces can hold it, so this stays
-   * cheap however long the section grows (trimming the joined text each time was quadratic).
-   */
-  private trimTail(): void {
-    for (;;) {
-      const last = this.out[this.out.length - 1];
-      if (last === undefined) return;
-      const trimmed = last.trimEnd();
-      if (trimmed.length > 0) {
-        this.out[this.out.length - 1] = trimmed;
-        return;
-      }
-      this.out.pop();
-    }
-  }
-
-  private closeSection(): void {
-    const text = this.out
-      .join('')
-      .split('\n')
-      .map((l) => l.trimEnd())
-      .join('\n')
-      .replace(/\n{3,}/g, '\n\n')
-      .trim();
-    this.current.segments = [{ page: null, text }];
-    this.sections.push(this.current);
-    this.out = [];
-    this.pending = 0;
-  }
 }

@@ -6,6 +6,7 @@ import { isQuiverError, type QuiverErrorCode } from '../errors.js';
 import type { ParsedDocument } from './parsed.js';
 import { allDocs, readBytes, readLiteral, readPath, readSource, type ReadResult } from './read-source.js';
 import { MAX_HTML_BYTES } from './size-limits.js';
+import { TEXT_PART_BYTES } from './text-parts.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -57,7 +58,6 @@ describe('readPath', () => {
 
   it('throws a coded error for each bad input kind', async () => {
     expect(await codeOf(readPath(join(dir, 'image.png')))).toBe('BINARY_FILE');
-    expect(await codeOf(readPath(join(dir, 'latin1.txt')))).toBe('INVALID_UTF8');
     expect(await codeOf(readPath(join(dir, 'empty.md')))).toBe('EMPTY_FILE');
     expect(await codeOf(readPath(join(dir, 'broken.pdf')))).toBe('CORRUPT_FILE');
     expect(await codeOf(readPath(join(dir, 'big.txt'), 'big.txt', { maxBytes: 1000 }))).toBe(
@@ -103,6 +103,60 @@ describe('readPath', () => {
     expect(await codeOf(readBytes(new TextEncoder().encode(html), 'deep.html'))).toBe('CORRUPT_FILE');
   });
 });
+
+describe('decoding (issue 16)', () => {
+  const utf16le = (text: string): Uint8Array => new Uint8Array(Buffer.from('\ufeff' + text, 'utf16le'));
+
+  it('reads Latin-1 text as windows-1252 and records the encoding in meta', async () => {
+    const [doc] = await docsOf(readPath(join(dir, 'latin1.txt')));
+    expect(doc?.sections[0]?.segments[0]?.text).toBe('café');
+    expect(doc?.meta).toEqual({ encoding: 'windows-1252' });
+  });
+
+  it('reads UTF-16 Markdown, text and JSONL with a BOM', async () => {
+    const md = await docsOf(readBytes(utf16le('# Über\r\n\r\nKörper text.\r\n'), 'notes.md'));
+    expect(md[0]).toMatchObject({ kind: 'md', title: 'Über', meta: { encoding: 'utf-16le' } });
+    expect(md[0]?.sections.map((s) => s.segments[0]?.text).join(' ')).toContain('Körper text.');
+    const txt = await docsOf(readBytes(utf16le('Привет, мир'), 'a.txt'));
+    expect(txt[0]?.sections[0]?.segments[0]?.text).toBe('Привет, мир');
+    const jsonl = await docsOf(readBytes(utf16le('{"id":"a","text":"é"}\n'), 'a.jsonl'));
+    expect(jsonl.map((d) => d.source)).toEqual(['a.jsonl#a']);
+  });
+
+  it('reads an HTML page by its meta charset and keeps UTF-8 with a few bad bytes', async () => {
+    const cyrillic = 'Кофе — напиток из жареных зёрен кофейного дерева, он бодрит.';
+    const bytes = new Uint8Array([
+      ...Buffer.from('<html><head><meta charset="windows-1251"><title>T</title></head><body><p>'),
+      ...windows1251(cyrillic),
+      ...Buffer.from('</p></body></html>'),
+    ]);
+    const [doc] = await docsOf(readBytes(bytes, 'ru.html'));
+    expect(doc?.sections[0]?.segments[0]?.text).toBe(cyrillic);
+    expect(doc?.meta).toMatchObject({ encoding: 'windows-1251' });
+    const broken = new Uint8Array([...Buffer.from('<p>Crème brûlée, '), 0xff, ...Buffer.from(' ok</p>')]);
+    const [page] = await docsOf(readBytes(broken, 'b.html'));
+    expect(page?.sections[0]?.segments[0]?.text).toBe('Crème brûlée, \ufffd ok');
+    expect(page?.meta).toMatchObject({ encoding: 'utf-8', invalid_sequences: 1 });
+  });
+
+  it('streams big UTF-16 text in parts, re-encoded as UTF-8', async () => {
+    const line = 'Zwölf Boxkämpfer jagen Viktor quer über den großen Sylter Deich.\n';
+    // Over TEXT_PART_BYTES even as UTF-8, so it streams and comes out in parts.
+    const text = line.repeat(Math.ceil((TEXT_PART_BYTES * 1.1) / Buffer.byteLength(line)));
+    await writeFile(join(dir, 'big-utf16.txt'), utf16le(text));
+    const parts = await docsOf(readPath(join(dir, 'big-utf16.txt'), 'big-utf16.txt'));
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts.map((p) => p.sections[0]?.segments[0]?.text).join('\n')).toBe(text.trim());
+  });
+});
+
+/** `text` in windows-1251, from the decoder's own table (every character must be in it). */
+function windows1251(text: string): Uint8Array {
+  const decoder = new TextDecoder('windows-1251');
+  const table = new Map<string, number>();
+  for (let b = 255; b >= 0; b--) table.set(decoder.decode(new Uint8Array([b])), b);
+  return Uint8Array.from([...text].map((c) => table.get(c)!));
+}
 
 describe('readLiteral / readBytes / readSource', () => {
   it('reads literal text as a note with a content-derived source', async () => {

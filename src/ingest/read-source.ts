@@ -5,7 +5,8 @@ import { isQuiverError, QuiverError } from '../errors.js';
 import type { DocKind } from '../types.js';
 import { binaryReason, DEFAULT_MAX_FILE_BYTES, detectKind, SNIFF_BYTES, validateBytes } from './detect.js';
 import { readHead, unreadable } from './file-head.js';
-import { readHtml } from './html.js';
+import { encodingMeta, utf8Chunks, type DecodedText, bomEncoding } from './encoding.js';
+import { parseHtml } from './html.js';
 import { readJsonl } from './jsonl.js';
 import { readMarkdown } from './markdown.js';
 import type { ParsedDocument } from './parsed.js';
@@ -18,7 +19,7 @@ import {
   textParts,
   validateTextStream,
 } from './text-parts.js';
-import { parseText, readText } from './text.js';
+import { parseText } from './text.js';
 
 /** A part of a source that could not be read while the rest could (a bad JSONL line). */
 export interface ReadError {
@@ -71,7 +72,8 @@ export interface LiteralBytes {
  *
  * Plain text (kind `txt`) over {@link TEXT_PART_BYTES} is never read whole: its first
  * {@link SNIFF_BYTES} are sniffed as {@link readBytes} would, one streaming pass checks the UTF-8
- * (INVALID_UTF8 names the byte offset) and that there is text, and the result yields the parts of
+ * (INVALID_UTF8 names the byte offset) and that there is text (UTF-16 with a BOM is re-encoded as
+ * UTF-8 as it streams; other encodings are not detected at this size), and the result yields the parts of
  * `textParts` (sources `<source>#part-0001`, …) as a second pass streams the file again. Markdown,
  * HTML and PDF over their ceilings (`size-limits.ts`) → FILE_TOO_LARGE before reading.
  *
@@ -139,7 +141,12 @@ async function readLargeText(
       details: { source },
     });
   }
-  const chunks = (): AsyncIterable<Uint8Array> => streamFile(path);
+  // UTF-16 (by its BOM) is re-encoded as UTF-8 on the way in; anything else streams as UTF-8.
+  const bom = bomEncoding(head);
+  const chunks = (): AsyncIterable<Uint8Array> =>
+    bom === undefined || bom.encoding === 'utf-8'
+      ? streamFile(path)
+      : utf8Chunks(streamFile(path), bom.encoding);
   await validateTextStream(chunks(), source);
   const partOptions = options.title === undefined ? {} : { title: options.title };
   return { docs: textParts(chunks(), source, partOptions), errors: [] };
@@ -171,15 +178,22 @@ export async function readBytes(
   options: ReadOptions & { name?: string } = {},
 ): Promise<ReadResult> {
   const kind = options.kind ?? detectKind(options.name ?? source, bytes);
-  validateBytes(bytes, kind, { maxBytes: options.maxBytes ?? DEFAULT_MAX_FILE_BYTES, source });
+  const decoded = validateBytes(bytes, kind, {
+    maxBytes: options.maxBytes ?? DEFAULT_MAX_FILE_BYTES,
+    source,
+  });
   assertTreeSize(kind, bytes.length, source);
+  // The UTF-8 readers (Markdown, JSONL, big text) get UTF-8: other encodings are re-encoded once.
+  const utf8 =
+    decoded === undefined || decoded.encoding === 'utf-8' ? bytes : new TextEncoder().encode(decoded.text);
   if (kind === 'txt' && bytes.length > TEXT_PART_BYTES) {
     const partOptions = options.title === undefined ? {} : { title: options.title };
-    return { docs: textParts(bytesInChunks(bytes), source, partOptions), errors: [] };
+    return { docs: textParts(bytesInChunks(utf8), source, partOptions), errors: [] };
   }
-  const input = options.title === undefined ? { source, bytes } : { source, bytes, title: options.title };
+  const input =
+    options.title === undefined ? { source, bytes: utf8 } : { source, bytes: utf8, title: options.title };
   try {
-    return await readKind(kind, input);
+    return await readKind(kind, input, decoded);
   } catch (e) {
     if (e instanceof RangeError && !isQuiverError(e)) {
       throw new QuiverError(
@@ -192,26 +206,36 @@ export async function readBytes(
   }
 }
 
+/**
+ * Run the reader for `kind`. `decoded` is the text {@link validateBytes} decoded (absent for PDF):
+ * the HTML and plain-text readers take it as it is, the others read `input.bytes` (UTF-8), and
+ * each document's `meta` records a decoding other than clean UTF-8 (`encodingMeta`).
+ */
 async function readKind(
   kind: DocKind,
   input: { source: string; bytes: Uint8Array; title?: string },
+  decoded: DecodedText | undefined,
 ): Promise<ReadResult> {
   const { source } = input;
+  const text = decoded?.text ?? '';
+  const meta = decoded === undefined ? {} : encodingMeta(decoded);
+  const withMeta = (doc: ParsedDocument): ParsedDocument =>
+    Object.keys(meta).length === 0 ? doc : { ...doc, meta: { ...doc.meta, ...meta } };
   switch (kind) {
     case 'md':
-      return one(await readMarkdown(input));
+      return one(withMeta(await readMarkdown(input)));
     case 'html':
-      return one(await readHtml(input));
+      return one(withMeta(parseHtml(text, source, input.title)));
     case 'pdf':
       return one(await readPdf(input));
     case 'txt':
-      return one(await readText(input));
+      return one(withMeta(parseText(text, source, input.title)));
     case 'note':
-      return one({ ...(await readText(input)), kind: 'note' });
+      return one(withMeta({ ...parseText(text, source, input.title), kind: 'note' }));
     case 'jsonl': {
       const { documents, errors } = await readJsonl(input);
       return {
-        docs: documents,
+        docs: documents.map(withMeta),
         errors: errors.map((e) => ({ source: `${source}:${e.line}`, line: e.line, message: e.message })),
       };
     }

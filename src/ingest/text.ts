@@ -1,16 +1,21 @@
 import type { ParsedDocument } from './parsed.js';
-import { clip, decodeText, squash, titleFromSource, type ReaderInput } from './_shared.js';
+import { encodingMeta, readerText } from './encoding.js';
+import { clip, squash, titleFromSource, type ReaderInput } from './_shared.js';
 
 /** Longest title taken from a plain-text file's first line, in code points. */
 export const MAX_TEXT_TITLE_CHARS = 80;
 
 /**
  * Read plain text: one root section holding the whole text (line breaks and blank-line paragraphs
- * kept, CRLF normalised). Title: `input.title`, else the first non-empty line with leading `#`s
- * stripped, clipped to {@link MAX_TEXT_TITLE_CHARS} at a word boundary, else the file name.
+ * kept, CRLF normalised). The bytes are decoded by `readerText` (a BOM, UTF-8, a detected legacy
+ * encoding, windows-1252; INVALID_UTF8 when nothing fits), and `meta` records an encoding other
+ * than UTF-8. Title: `input.title`, else the first non-empty line with leading `#`s stripped,
+ * clipped to {@link MAX_TEXT_TITLE_CHARS} at a word boundary, else the file name.
  */
 export async function readText(input: ReaderInput): Promise<ParsedDocument> {
-  return parseText(decodeText(input.bytes), input.source, input.title);
+  const decoded = readerText(input.bytes, { source: input.source });
+  const doc = parseText(decoded.text, input.source, input.title);
+  return { ...doc, meta: encodingMeta(decoded) };
 }
 
 /** {@link readText} on a decoded string (synchronous). */

@@ -43,3 +43,66 @@ export function invalidUtf8Offset(bytes: Uint8Array, final: boolean): number {
   }
   return -1;
 }
+
+/** What {@link utf8Profile} counts. */
+export interface Utf8Profile {
+  /** Well-formed sequences of two to four bytes (non-ASCII characters). */
+  multibyte: number;
+  /** Ill-formed sequences: each maximal bad run a decoder replaces with one U+FFFD counts once. */
+  invalid: number;
+  /** Byte offset of the first ill-formed sequence, -1 when there is none. */
+  firstInvalid: number;
+}
+
+/**
+ * Count the well-formed multi-byte sequences and the ill-formed ones in `bytes` (table 3-7, as
+ * {@link invalidUtf8Offset}; a sequence cut off by the end counts as ill-formed). An ill-formed
+ * sequence is its longest valid prefix plus nothing more, or one bad byte, as the WHATWG decoder
+ * consumes it, so `invalid` is the number of U+FFFD a lenient decoder writes. Empty input → zeros
+ * and -1. Linear in the length.
+ *
+ * @example utf8Profile(new Uint8Array([0xc3, 0xa9, 0xe9, 0x41])) // { multibyte: 1, invalid: 1, firstInvalid: 2 }
+ */
+export function utf8Profile(bytes: Uint8Array): Utf8Profile {
+  const n = bytes.length;
+  let multibyte = 0;
+  let invalid = 0;
+  let firstInvalid = -1;
+  let i = 0;
+  while (i < n) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let len = 0;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) len = 2;
+    else if (b >= 0xe0 && b <= 0xef) {
+      len = 3;
+      if (b === 0xe0) lo = 0xa0;
+      else if (b === 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      len = 4;
+      if (b === 0xf0) lo = 0x90;
+      else if (b === 0xf4) hi = 0x8f;
+    }
+    let k = 1;
+    if (len > 0) {
+      for (; k < len && i + k < n; k++) {
+        const c = bytes[i + k]!;
+        if (c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) break;
+      }
+    }
+    if (len > 0 && k === len) {
+      multibyte++;
+      i += len;
+      continue;
+    }
+    if (firstInvalid < 0) firstInvalid = i;
+    invalid++;
+    i += Math.max(1, k); // the lead byte and the continuation bytes that fitted
+  }
+  return { multibyte, invalid, firstInvalid };
+}
