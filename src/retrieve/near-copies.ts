@@ -20,51 +20,77 @@ import { words } from '../text/tokens.js';
 export const NEAR_COPY_CONTAINMENT = 0.8;
 export const NEAR_COPY_JACCARD = 0.5;
 
+/** A text's 3-gram hashes, distinct and ascending: intersections are a merge, not hashing. */
+export type Shingles = Int32Array;
+
 /**
- * The 3-gram set of a text, as 32-bit hashes: each word is hashed once (FNV-1a over its UTF-16
- * code units), and a 3-gram's hash mixes its three word hashes with a different odd multiplier per
- * position, so `a b c` and `c b a` differ. (A collision merges two 3-grams of one pair of texts
- * with odds about n²/2³³ for n 3-grams: negligible for passages.)
+ * The 3-gram set of a text, as 32-bit hashes, sorted: each word is hashed once (FNV-1a over its
+ * UTF-16 code units), and a 3-gram's hash mixes its three word hashes with a different odd
+ * multiplier per position, so `a b c` and `c b a` differ. (A collision merges two 3-grams of one
+ * pair of texts with odds about n²/2³³ for n 3-grams: negligible for passages.)
  */
-export function shingles(text: string): Set<number> {
-  const w = words(text);
-  const out = new Set<number>();
-  const h = w.map(fnv1a);
-  if (h.length < 3) {
-    for (const x of h) out.add(x);
-    return out;
-  }
-  for (let i = 0; i + 2 < h.length; i++)
-    out.add(
-      (Math.imul(h[i]!, 0x9e3779b1) ^ Math.imul(h[i + 1]!, 0x85ebca77) ^ Math.imul(h[i + 2]!, 0xc2b2ae3d)) >>>
-        0,
-    );
-  return out;
+export function shingles(text: string): Shingles {
+  const h = words(text).map(fnv1a);
+  const raw: number[] = [];
+  if (h.length < 3) raw.push(...h);
+  else
+    for (let i = 0; i + 2 < h.length; i++)
+      raw.push(
+        Math.imul(h[i]!, 0x9e3779b1) ^ Math.imul(h[i + 1]!, 0x85ebca77) ^ Math.imul(h[i + 2]!, 0xc2b2ae3d),
+      );
+  const sorted = Int32Array.from(raw).sort();
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++)
+    if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i]!;
+  return sorted.slice(0, n);
 }
 
-/** FNV-1a, 32 bits, over a string's UTF-16 code units. */
+/** FNV-1a, 32 bits, over a string's UTF-16 code units (as a signed 32-bit integer). */
 function fnv1a(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return h >>> 0;
+  return h | 0;
 }
 
-/** Are two shingle sets near-copies (the rule above)? */
-export function nearCopy(a: ReadonlySet<number>, b: ReadonlySet<number>): boolean {
-  if (a.size === 0 || b.size === 0) return a.size === b.size;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  if (small.size < NEAR_COPY_JACCARD * large.size) return false;
+/**
+ * Are two shingle sets near-copies (the rule above)? Both bounds together read
+ * |A ∩ B| ≥ max(0.8 · min(|A|, |B|), (|A| + |B|) / 3), so the merge stops as soon as the smaller
+ * set has missed too many to get there.
+ */
+export function nearCopy(a: Shingles, b: Shingles): boolean {
+  if (a.length === 0 || b.length === 0) return a.length === b.length;
+  const [small, large] = a.length <= b.length ? [a, b] : [b, a];
+  if (small.length < NEAR_COPY_JACCARD * large.length) return false;
+  const need = Math.max(NEAR_COPY_CONTAINMENT * small.length, (a.length + b.length) / 3);
+  const allowedMisses = small.length - need;
+  let i = 0;
+  let j = 0;
   let common = 0;
-  for (const x of small) if (large.has(x)) common++;
-  return nearCopyCounts(common, a.size, b.size);
+  let misses = 0;
+  while (i < small.length) {
+    if (j >= large.length) {
+      misses += small.length - i;
+      break;
+    }
+    const x = small[i]!;
+    const y = large[j]!;
+    if (x === y) {
+      common++;
+      i++;
+      j++;
+    } else if (x < y) {
+      if (++misses > allowedMisses) return false;
+      i++;
+    } else j++;
+  }
+  return misses <= allowedMisses && nearCopyCounts(common, a.length, b.length);
 }
 
 /**
  * The rule above from the counts alone: `common` = |A ∩ B| of non-empty sets of sizes `a`, `b`.
- * (Both bounds together need the smaller set to be at least half the larger.)
  */
 export function nearCopyCounts(common: number, a: number, b: number): boolean {
   const small = Math.min(a, b);
@@ -76,48 +102,27 @@ export function nearCopyCounts(common: number, a: number, b: number): boolean {
  * it joins that item's copies (the earliest such item, so copies gather under the best-ranked
  * passage); the others are kept, until `limit` are kept. Items after the `limit`-th kept one still
  * fold under a kept item when they are its copies, else are dropped. Returns the kept items'
- * indexes, each with its copies' indexes, in rank order. Pure: `sets[i]` is item i's shingle set,
+ * indexes, each with its copies' indexes, in rank order. Pure: `sets[i]` is item i's shingles,
  * or null for an item with nothing to compare (a heading without text of its own), which is never
- * folded and folds nothing.
+ * folded and folds nothing. Pairwise with an early exit: an unrelated pair is rejected after a
+ * fifth of the smaller set.
  */
 export function foldNearCopies(
-  sets: readonly (ReadonlySet<number> | null)[],
+  sets: readonly (Shingles | null)[],
   limit: number,
 ): { index: number; copies: number[] }[] {
   const kept: { index: number; copies: number[] }[] = [];
-  // Which kept items hold each 3-gram: an item's overlap with every kept item in one pass over its
-  // own 3-grams, instead of a set intersection per pair (100 results: 5,000 pairs a query).
-  const owners = new Map<number, number[]>();
-  let emptyHead: { index: number; copies: number[] } | undefined;
-  const common = new Map<number, number>();
   for (let i = 0; i < sets.length; i++) {
     const set = sets[i] ?? null;
-    if (set === null) {
-      if (kept.length < limit) kept.push({ index: i, copies: [] });
-      continue;
-    }
-    let head: { index: number; copies: number[] } | undefined;
-    if (set.size === 0) head = emptyHead;
-    else {
-      common.clear();
-      for (const x of set) for (const k of owners.get(x) ?? []) common.set(k, (common.get(k) ?? 0) + 1);
-      let best = Infinity;
-      for (const [k, n] of common)
-        if (k < best && nearCopyCounts(n, set.size, sets[kept[k]!.index]!.size)) best = k;
-      if (best !== Infinity) head = kept[best];
-    }
+    const head =
+      set === null
+        ? undefined
+        : kept.find((k) => {
+            const other = sets[k.index] ?? null;
+            return other !== null && nearCopy(other, set);
+          });
     if (head !== undefined) head.copies.push(i);
-    else if (kept.length < limit) {
-      const k = kept.length;
-      const entry = { index: i, copies: [] };
-      kept.push(entry);
-      if (set.size === 0) emptyHead = entry;
-      for (const x of set) {
-        const o = owners.get(x);
-        if (o === undefined) owners.set(x, [k]);
-        else o.push(k);
-      }
-    }
+    else if (kept.length < limit) kept.push({ index: i, copies: [] });
   }
   return kept;
 }

@@ -6,7 +6,7 @@ import { contentTerms } from '../text/tokens.js';
 import type { ChunkRecord } from '../types.js';
 import { DEFAULT_LEG_FETCH, hybridRetrieve, type HybridOptions } from './hybrid.js';
 import { select } from './select/index.js';
-import { foldNearCopies, shingles } from './near-copies.js';
+import { foldNearCopies, type Shingles, shingles } from './near-copies.js';
 
 export type SelectMethod = 'topk' | 'mmr' | 'dartboard';
 
@@ -288,10 +288,10 @@ export const NEAR_COPY_SPARE = 10;
  * survives re-ingest of its document with new text); null for a section without text of its own
  * (two headings named alike are not copies).
  */
-const SHINGLES = new Map<string, { text: string; set: ReadonlySet<number> }>();
+const SHINGLES = new Map<string, { text: string; set: Shingles }>();
 const SHINGLES_MAX = 20_000;
 
-function sectionShingles(s: SectionRecord | undefined): ReadonlySet<number> | null {
+function sectionShingles(s: SectionRecord | undefined): Shingles | null {
   if (s === undefined || s.text.trim() === '') return null;
   const text = s.text;
   const m = SHINGLES.get(s.id);
