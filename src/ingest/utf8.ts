@@ -4,6 +4,23 @@
  */
 
 /**
+ * Each byte as a lead byte (table 3-7), packed as len | lo << 4 | hi << 12: the sequence length
+ * (2–4) and the allowed range of the first continuation byte; 0 for a byte that cannot lead.
+ */
+const LEAD = (() => {
+  const t = new Uint32Array(256);
+  const pack = (len: number, lo = 0x80, hi = 0xbf) => len | (lo << 4) | (hi << 12);
+  for (let b = 0xc2; b <= 0xdf; b++) t[b] = pack(2);
+  for (let b = 0xe0; b <= 0xef; b++) t[b] = pack(3, b === 0xe0 ? 0xa0 : 0x80, b === 0xed ? 0x9f : 0xbf);
+  for (let b = 0xf0; b <= 0xf4; b++) t[b] = pack(4, b === 0xf0 ? 0x90 : 0x80, b === 0xf4 ? 0x8f : 0xbf);
+  return t;
+})();
+
+function leadOf(packed: number): { len: number; lo: number; hi: number } {
+  return { len: packed & 0xf, lo: (packed >> 4) & 0xff, hi: (packed >> 12) & 0xff };
+}
+
+/**
  * Index of the first byte of the first ill-formed UTF-8 sequence in `bytes`, or -1 when there is
  * none. Well-formed means the Unicode Standard's table 3-7: no overlong forms (C0, C1, E0 80–9F,
  * F0 80–8F), no surrogates (ED A0–BF), nothing above U+10FFFF (F4 90–, F5–FF), no stray
@@ -21,19 +38,9 @@ export function invalidUtf8Offset(bytes: Uint8Array, final: boolean): number {
       i++;
       continue;
     }
-    let len: number;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) len = 2;
-    else if (b >= 0xe0 && b <= 0xef) {
-      len = 3;
-      if (b === 0xe0) lo = 0xa0;
-      else if (b === 0xed) hi = 0x9f;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      len = 4;
-      if (b === 0xf0) lo = 0x90;
-      else if (b === 0xf4) hi = 0x8f;
-    } else return i;
+    const lead = LEAD[b]!;
+    if (lead === 0) return i;
+    const { len, lo, hi } = leadOf(lead);
     for (let k = 1; k < len; k++) {
       if (i + k >= n) return final ? i : -1;
       const c = bytes[i + k]!;
@@ -75,19 +82,8 @@ export function utf8Profile(bytes: Uint8Array): Utf8Profile {
       i++;
       continue;
     }
-    let len = 0;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) len = 2;
-    else if (b >= 0xe0 && b <= 0xef) {
-      len = 3;
-      if (b === 0xe0) lo = 0xa0;
-      else if (b === 0xed) hi = 0x9f;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      len = 4;
-      if (b === 0xf0) lo = 0x90;
-      else if (b === 0xf4) hi = 0x8f;
-    }
+    const lead = LEAD[b]!;
+    const { len, lo, hi } = lead === 0 ? { len: 0, lo: 0x80, hi: 0xbf } : leadOf(lead);
     let k = 1;
     if (len > 0) {
       for (; k < len && i + k < n; k++) {
