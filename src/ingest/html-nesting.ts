@@ -69,6 +69,8 @@ const NO_RECONSTRUCT = new Set([
   ...words('li dd dt table caption colgroup col tbody thead tfoot tr td th'),
 ]);
 const NON_SPACE = /[^\t\n\f\r ]/g;
+/** Start tags that end a select inside a table (the parser's "in select in table" mode). */
+const SELECT_IN_TABLE_ENDS = words('caption table tbody tfoot thead tr td th');
 /** Table parts the parser only builds inside a `table`. */
 const TABLE_INNER = words('caption colgroup col tbody thead tfoot tr td th');
 /** The elements that decide which parts a new row or cell implies. */
@@ -195,9 +197,18 @@ export function htmlNestingDepth(html: string, stopAbove = Infinity): NestingDep
     if (DOCUMENT.has(name)) continue;
     if (name === 'plaintext') break;
     if (open.has('select') && name !== 'select') {
-      // Inside a select the parser drops most tags; keeping them all (and closing nothing) errs high.
-      if (VOID.has(name) ? reach(open.depth + 1, lt) : push(name, 'html', lt)) return best;
-      continue;
+      if (
+        SELECT_IN_TABLE_ENDS.has(name) &&
+        open.has('table') &&
+        open.nearest(['table', 'select']) === 'select'
+      ) {
+        // A select inside a table ends at a table part, which is then read again ("in select in table").
+        open.closeBack('select');
+      } else {
+        // Inside a select the parser drops most tags; keeping them all (and closing nothing) errs high.
+        if (VOID.has(name) ? reach(open.depth + 1, lt) : push(name, 'html', lt)) return best;
+        continue;
+      }
     }
     if (CLOSES_P.has(name)) open.closeOpen('p', BUTTON_SCOPE);
     if (RUBY_PARTS.has(name) && open.inScope('ruby', SCOPE)) {
@@ -435,6 +446,15 @@ class OpenElements {
    * Close back to the nearest open element named `names` when no element of `stop` is above it;
    * true when one was closed.
    */
+  /** Close back to the nearest open element named `name`, whatever is above it (false: none open). */
+  closeBack(name: string): boolean {
+    const at = this.at.get(name);
+    const k = at?.[at.length - 1];
+    if (k === undefined) return false;
+    this.truncate(k);
+    return true;
+  }
+
   closeOpen(names: string | readonly string[], stop: ReadonlySet<string>): boolean {
     let k = -1;
     for (const n of typeof names === 'string' ? [names] : names) {
