@@ -16,10 +16,6 @@ const LEAD = (() => {
   return t;
 })();
 
-function leadOf(packed: number): { len: number; lo: number; hi: number } {
-  return { len: packed & 0xf, lo: (packed >> 4) & 0xff, hi: (packed >> 12) & 0xff };
-}
-
 /**
  * Index of the first byte of the first ill-formed UTF-8 sequence in `bytes`, or -1 when there is
  * none. Well-formed means the Unicode Standard's table 3-7: no overlong forms (C0, C1, E0 80–9F,
@@ -40,7 +36,9 @@ export function invalidUtf8Offset(bytes: Uint8Array, final: boolean): number {
     }
     const lead = LEAD[b]!;
     if (lead === 0) return i;
-    const { len, lo, hi } = leadOf(lead);
+    const len = lead & 0xf;
+    const lo = (lead >> 4) & 0xff;
+    const hi = lead >> 12;
     for (let k = 1; k < len; k++) {
       if (i + k >= n) return final ? i : -1;
       const c = bytes[i + k]!;
@@ -83,7 +81,9 @@ export function utf8Profile(bytes: Uint8Array): Utf8Profile {
       continue;
     }
     const lead = LEAD[b]!;
-    const { len, lo, hi } = lead === 0 ? { len: 0, lo: 0x80, hi: 0xbf } : leadOf(lead);
+    const len = lead & 0xf; // 0: a byte that cannot lead
+    const lo = (lead >> 4) & 0xff;
+    const hi = lead >> 12;
     let k = 1;
     if (len > 0) {
       for (; k < len && i + k < n; k++) {
