@@ -3,7 +3,7 @@ import { chunkText, DEFAULT_CHUNK_CHARS, DEFAULT_MIN_CHUNK_CHARS } from './chunk
 import type { BuiltChunk, BuiltDocument, ParsedDocument } from './parsed.js';
 import { DEFAULT_MAX_SECTION_CHARS, splitLargeSections } from './split-sections.js';
 import { buildSections } from './tree.js';
-import { detectLanguage } from '../text/language.js';
+import { documentLanguages } from '../text/language.js';
 
 export interface BuildOptions {
   /** Chunk target in code points. Defaults to {@link DEFAULT_CHUNK_CHARS}. */
@@ -69,15 +69,6 @@ export function buildHash(parsed: ParsedDocument, settings: BuildSettings): stri
   return createHash('sha256').update(prefix, 'utf8').update('\0').update(text, 'utf8').digest('hex');
 }
 
-/** Characters of a document (title first) its language is detected from. */
-const LANGUAGE_SAMPLE_CHARS = 2_000;
-/**
- * A section with at least this much text of its own is analysed in its own detected language (a
- * note in two languages); shorter ones take the document's, which trigrams of a few words could
- * not overrule reliably.
- */
-const OWN_LANGUAGE_CHARS = 300;
-
 /**
  * Turn a parsed document into rows ready to store: id, content hash ({@link buildHash}: the text
  * and the build settings), sections (see
@@ -92,10 +83,12 @@ export function buildDocument(original: ParsedDocument, options: BuildOptions = 
   };
   const parsed = splitLargeSections(original, settings.maxSectionChars);
   const sections = buildSections(parsed);
-  const lang = detectLanguage(
-    [parsed.title, ...sections.map((s) => s.text)].join('\n').slice(0, LANGUAGE_SAMPLE_CHARS),
+  const langs = documentLanguages(
+    parsed.title,
+    sections.map((s) => s.text),
   );
-  for (const s of sections) s.lang = s.text.length >= OWN_LANGUAGE_CHARS ? detectLanguage(s.text) : lang;
+  const lang = langs.document;
+  sections.forEach((s, i) => (s.lang = langs.sections[i]!));
   const chunkOptions = { target: settings.chunkTarget, minChars: settings.chunkMinChars };
   // buildSections adds a root when the parsed list lacks one; align parsed sections to seqs.
   const offset = parsed.sections[0]?.level === 0 ? 0 : 1;

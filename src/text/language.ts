@@ -70,6 +70,32 @@ export function detectLanguage(text: string): Language {
   return BY_ISO3.get(franc(sample, { only: ONLY, minLength: MIN_LETTERS })) ?? 'und';
 }
 
+/** Characters of a document (title first) its language is detected from. */
+const DOCUMENT_SAMPLE_CHARS = 2_000;
+/**
+ * A section with at least this much text of its own is analysed in its own detected language (a
+ * note in two languages); shorter ones take the document's, which trigrams of a few words could
+ * not overrule reliably.
+ */
+const OWN_LANGUAGE_CHARS = 300;
+
+/**
+ * The languages of a document and of each of its sections (what `add` records, and what
+ * `doctor --fix` gives sections an earlier release wrote): the document's from its title and the
+ * start of its text, each section's from its own text when it has at least 300 characters, else
+ * the document's.
+ */
+export function documentLanguages(
+  title: string,
+  sectionTexts: readonly string[],
+): { document: Language; sections: Language[] } {
+  const document = detectLanguage([title, ...sectionTexts].join('\n').slice(0, DOCUMENT_SAMPLE_CHARS));
+  return {
+    document,
+    sections: sectionTexts.map((t) => (t.length >= OWN_LANGUAGE_CHARS ? detectLanguage(t) : document)),
+  };
+}
+
 /** The script a language's words are written in, or null for `und`. */
 export function scriptOf(lang: Language): 'latin' | 'cyrillic' | null {
   return lang === 'und' ? null : LANGUAGES[lang].script;

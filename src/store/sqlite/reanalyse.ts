@@ -1,15 +1,11 @@
 import type Database from 'better-sqlite3';
-import { detectLanguage } from '../../text/language.js';
+import { documentLanguages } from '../../text/language.js';
 import { SPACELESS } from '../../text/segment.js';
 import { headingOf } from './document-versions.js';
 import { ftsColumns } from './fts-columns.js';
 import { countRevert } from './vector-revision.js';
 
 type Db = Database.Database;
-
-/** A section with at least this much text is analysed in its own language (as `buildDocument` does). */
-const OWN_LANGUAGE_CHARS = 300;
-const LANGUAGE_SAMPLE_CHARS = 2_000;
 
 /** Live sections written before languages were recorded (`lang IS NULL`). */
 export function countUnanalysed(db: Db): number {
@@ -20,7 +16,7 @@ export function countUnanalysed(db: Db): number {
 
 /**
  * Analyse the live sections that an earlier release wrote (no recorded language) as a new `add`
- * would: detect each document's and section's language (the same rule as `buildDocument`), record
+ * would: detect each document's and section's language (`documentLanguages`, as `buildDocument` does), record
  * it, and re-index in FTS5 every section whose indexed text changes: one in a language with its
  * own stemmer, or with Chinese, Japanese or Thai text (segmented now). English sections keep their
  * FTS5 rows. One immediate transaction; when any row was re-indexed the saved lexical index is
@@ -47,20 +43,21 @@ export function reanalyse(db: Db, onProgress?: (done: number, total: number) => 
       let reindexed = 0;
       docs.forEach(([rid, title], i) => {
         const rows = sectionsOf.all(rid) as { rid: number; text: string; breadcrumb: string }[];
-        const lang = detectLanguage(
-          [title, ...rows.map((r) => r.text)].join('\n').slice(0, LANGUAGE_SAMPLE_CHARS),
+        const langs = documentLanguages(
+          title,
+          rows.map((r) => r.text),
         );
-        setDoc.run(lang, rid);
-        for (const r of rows) {
-          const own = r.text.length >= OWN_LANGUAGE_CHARS ? detectLanguage(r.text) : lang;
+        setDoc.run(langs.document, rid);
+        rows.forEach((r, j) => {
+          const own = langs.sections[j]!;
           setSection.run(own, r.rid);
           const heading = headingOf(r.breadcrumb);
           const changes = (own !== 'en' && own !== 'und') || SPACELESS.test(`${r.text}${title}${heading}`);
-          if (!changes) continue;
+          if (!changes) return;
           del.run(r.rid);
           ins.run(r.rid, ...ftsColumns(r.text, title, heading, own));
           reindexed++;
-        }
+        });
         onProgress?.(i + 1, docs.length);
       });
       if (reindexed > 0) countRevert(db);
