@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldNearCopies, nearCopy, nearCopyCounts, shingles } from './near-copies.js';
+import { foldNearCopies, prefixLength, nearCopy, nearCopyCounts, shingles } from './near-copies.js';
 
 const PASSAGE =
   'The espresso shot should run for about twenty eight seconds. A finer grind slows the flow of water through the puck. ' +
@@ -105,5 +105,51 @@ describe('foldNearCopies', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it('finds the same heads as comparing every pair (property)', () => {
+    // The reference: each item against every kept item, earliest first.
+    const pairwise = (sets: (Int32Array | null)[], limit: number) => {
+      const kept: { index: number; copies: number[] }[] = [];
+      sets.forEach((set, i) => {
+        const head =
+          set === null
+            ? undefined
+            : kept.find((k) => sets[k.index] !== null && nearCopy(sets[k.index]!, set));
+        if (head !== undefined) head.copies.push(i);
+        else if (kept.length < limit) kept.push({ index: i, copies: [] });
+      });
+      return kept;
+    };
+    // Sets drawn from few elements, many derived from an earlier set, so copies are common.
+    const base = fc.uniqueArray(fc.integer({ min: 0, max: 24 }), { maxLength: 16 });
+    const item = fc.oneof(
+      fc.constant(null),
+      base.map((a) => ({ own: a, from: -1, keep: 0 })),
+      fc
+        .tuple(base, fc.nat({ max: 20 }), fc.nat({ max: 16 }))
+        .map(([a, from, keep]) => ({ own: a.slice(0, 3), from, keep })),
+    );
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 24 }), fc.nat({ max: 12 }), (items, limit) => {
+        const sets: (Int32Array | null)[] = [];
+        for (const it of items) {
+          if (it === null) sets.push(null);
+          else {
+            const src = it.from >= 0 && it.from < sets.length ? (sets[it.from] ?? null) : null;
+            const inherited = src === null ? [] : [...src].slice(0, it.keep);
+            sets.push(Int32Array.from(new Set([...inherited, ...it.own])).sort());
+          }
+        }
+        expect(foldNearCopies(sets, limit)).toEqual(pairwise(sets, limit));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('prefixLength', () => {
+  it('is ⌊n / 2⌋ + 1, and n for sets of 0 or 1', () => {
+    expect([0, 1, 2, 3, 4, 5, 100].map(prefixLength)).toEqual([0, 1, 2, 2, 3, 3, 51]);
   });
 });
