@@ -7,6 +7,9 @@ import type { ChunkRecord } from '../types.js';
 import { DEFAULT_LEG_FETCH, hybridRetrieve, type HybridOptions } from './hybrid.js';
 import { select } from './select/index.js';
 import { foldNearCopies, type Shingles, shingles } from './near-copies.js';
+import { snippet } from './snippet.js';
+
+export { SNIPPET_CHARS } from './snippet.js';
 
 export type SelectMethod = 'topk' | 'mmr' | 'dartboard';
 
@@ -39,7 +42,6 @@ export interface NearCopyRef {
 }
 
 export const MAX_SNIPPETS = 3;
-export const SNIPPET_CHARS = 300;
 
 /** One section found for a query, with why it is here. */
 export interface SectionHit {
@@ -78,11 +80,6 @@ export interface SectionSearchResult {
   /** Size of the candidate pool selection chose from. */
   pool: number;
   timings: Record<string, number>;
-}
-
-function snippet(text: string): string {
-  const t = text.replace(/\s+/g, ' ').trim();
-  return t.length <= SNIPPET_CHARS ? t : `${t.slice(0, SNIPPET_CHARS).replace(/\s+\S*$/, '')}…`;
 }
 
 /**
@@ -340,12 +337,11 @@ export function bestChunks(
   vectorOrder: readonly number[],
 ): ChunkRecord[] {
   if (chunks.length <= 1) return [...chunks];
-  const vrank = new Map(vectorOrder.map((id, i) => [id, i] as const));
-  const overlap = new Map(chunks.map((c) => [c.id, overlapCount(chunkTerms(c), terms)] as const));
-  return [...chunks].sort(
-    (a, b) =>
-      overlap.get(b.id)! - overlap.get(a.id)! ||
-      (vrank.get(a.id) ?? Infinity) - (vrank.get(b.id) ?? Infinity) ||
-      a.ord - b.ord,
-  );
+  // The vector leg returns a few chunks per section: a linear search beats building a map.
+  const ranked = chunks.map((c) => {
+    const v = vectorOrder.indexOf(c.id);
+    return { c, overlap: overlapCount(chunkTerms(c), terms), vrank: v < 0 ? Infinity : v };
+  });
+  ranked.sort((a, b) => b.overlap - a.overlap || a.vrank - b.vrank || a.c.ord - b.c.ord);
+  return ranked.map((r) => r.c);
 }

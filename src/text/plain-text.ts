@@ -43,6 +43,7 @@
  * again. On text built from words, emphasis, links, headings, lists, quotes and tables it is
  * idempotent up to line breaks, and exactly so when the result is one line.
  */
+import { collapseWhitespace } from './whitespace.js';
 import { createRequire } from 'node:module';
 import type { Token, Tokens } from 'marked';
 
@@ -83,19 +84,26 @@ const LINE_MARKER = /^\s{0,3}(?:#{1,6}\s+|(?:>\s?)+|[-*+]\s+(?:\[[ xX]\]\s+)?|\d
  */
 export function snippetToPlain(md: string): string {
   try {
-    return repairCutLinks(md)
+    const text = md.indexOf('[') < 0 && md.indexOf(']') < 0 ? md : repairCutLinks(md);
+    if (text.indexOf('\n') < 0) return plainLine(text);
+    return text
       .split('\n')
-      .map((line) => line.replace(LINE_MARKER, ''))
-      .filter((line) => !/^\s*\|?\s*:?-{3,}/.test(line))
-      .map((line) =>
-        (INLINE_SYNTAX.test(line) ? inline(Lexer().lexInline(line)) : line).replace(/\s+/g, ' ').trim(),
-      )
+      .map(plainLine)
       .filter((line) => line !== '')
       .join(' · ');
   } catch {
     return md;
   }
 }
+
+/** One line of a snippet as plain text: its block marker dropped, inline Markdown read; '' for a table rule. */
+function plainLine(line: string): string {
+  const body = line.replace(LINE_MARKER, '');
+  if (TABLE_RULE.test(body)) return '';
+  return collapseWhitespace(INLINE_SYNTAX.test(body) ? inline(Lexer().lexInline(body)) : body).trim();
+}
+
+const TABLE_RULE = /^\s*\|?\s*:?-{3,}/;
 
 // --- blocks -----------------------------------------------------------------------------------
 
