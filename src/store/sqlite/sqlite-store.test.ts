@@ -158,3 +158,43 @@ describe('SqliteStore.chunkVectors', () => {
     await s.close();
   });
 });
+
+describe('SqliteStore record reads', () => {
+  it('answer again from memory, yet follow this connection’s writes and other connections’ commits', async () => {
+    const path = join(dir, 'records.db');
+    const a = SqliteStore.open(path);
+    const b = SqliteStore.open(path);
+    const write = (s: SqliteStore, text: string) =>
+      writeFakeDocument(s, makeDoc('a.md', [{ title: 'Kilns', text }]), 't');
+    await write(a, 'Alpha kilns fire clay.');
+    const [doc] = await a.listDocuments();
+    const read = async (s: SqliteStore) => {
+      const sections = await s.getSections((await s.listSections(doc!.id)).map((x) => x.id));
+      const chunks = await s.chunksOfSections(sections.map((x) => x.id));
+      const [d] = await s.getDocuments([doc!.id]);
+      return { text: sections[0]?.text, chunk: chunks[0]?.text, hash: d?.contentHash };
+    };
+    const first = await read(a);
+    expect(first.text).toContain('Alpha kilns');
+    expect(await read(a)).toEqual(first);
+    // Another connection commits a new version of the document: the next read sees it.
+    await write(b, 'Beta kilns fire stoneware.');
+    const second = await read(a);
+    expect(second.text).toContain('Beta kilns');
+    expect(second.chunk).toContain('Beta kilns');
+    expect(second.hash).not.toBe(first.hash);
+    // This connection's own write too.
+    await write(a, 'Gamma kilns fire porcelain.');
+    expect((await read(a)).text).toContain('Gamma kilns');
+    // What one caller was handed cannot be changed under the next one.
+    const [s1] = await a.getSections([(await a.listSections(doc!.id))[0]!.id]);
+    expect(() => {
+      (s1 as { text: string }).text = 'changed';
+    }).toThrow(TypeError);
+    expect((await a.getSections([s1!.id]))[0]?.text).toContain('Gamma kilns');
+    // An id that is not live reads as absent.
+    expect(await a.getSections(['nope#0'])).toEqual([]);
+    await a.close();
+    await b.close();
+  });
+});

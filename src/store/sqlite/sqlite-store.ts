@@ -52,12 +52,15 @@ import {
 } from './lexical-search.js';
 import * as quality from './quality-tables.js';
 import { now, type Row, toChunk, toDocument, toSection } from './rows.js';
+import { frozen, RecordCache } from './record-cache.js';
 import type { VectorMatrix } from './vector-cache.js';
 import { bumpVectorRevision, nextChunkIdFloor } from './vector-revision.js';
 import { deleteVectorRows, loadVectorMatrix, putVectorRows, readChunkVectors } from './vector-table.js';
 import { claimWriter, readWriter, releaseWriter, touchWriter } from './writer-slot.js';
 import { lexicalIndexPath } from './lexical-index-file.js';
 import { pidAlive } from '../liveness.js';
+
+type RecordKind = 'documents' | 'sections' | 'chunksOfSection';
 
 export { headingOf } from './document-versions.js';
 
@@ -102,6 +105,7 @@ export class SqliteStore implements Store {
   private readonly statements: StatementCache;
   private readonly matrices = new Map<string, { version: number; matrix: VectorMatrix }>();
   private localVersion = 0;
+  private readonly records = new RecordCache<RecordKind, object>();
   private vocabReady = false;
   /** Live sections and the document frequencies looked up so far, for one data version. */
   private liveSections: { version: number; count: number; df: Map<string, number> } | null = null;
@@ -295,11 +299,47 @@ export class SqliteStore implements Store {
 
   async getDocuments(ids: readonly string[]): Promise<DocumentRecord[]> {
     const unique = [...new Set(ids)];
-    const rows = this.stmt(
-      'SELECT * FROM documents INDEXED BY documents_live WHERE superseded_by IS NULL AND id IN (SELECT value FROM json_each(?))',
-    ).all(JSON.stringify(unique)) as Row[];
-    const byId = new Map(rows.map((r) => [r.id as string, toDocument(r)] as const));
+    const byId = this.cached('documents', unique, (missing) =>
+      (
+        this.stmt(
+          'SELECT * FROM documents INDEXED BY documents_live WHERE superseded_by IS NULL AND id IN (SELECT value FROM json_each(?))',
+        ).all(JSON.stringify(missing)) as Row[]
+      ).map((r) => [r.id as string, toDocument(r)] as const),
+    ) as Map<string, DocumentRecord | null>;
     return unique.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /**
+   * `keys` of one record kind, from the record cache where they were read at this data version,
+   * the rest by `read` (one query for all of them; keys it does not return are remembered as
+   * absent). Outside the cache inside a transaction: rows read there may yet roll back.
+   */
+  private cached<V extends object>(
+    kind: RecordKind,
+    keys: readonly string[],
+    read: (missing: string[]) => (readonly [string, V])[],
+  ): Map<string, V | null> {
+    const out = new Map<string, V | null>();
+    if (this.db.inTransaction) {
+      for (const [k, v] of read([...keys])) out.set(k, v);
+      return out;
+    }
+    const map = this.records.at(this.version(), kind) as Map<string, V | null>;
+    const missing: string[] = [];
+    for (const k of keys) {
+      const v = map.get(k);
+      if (v === undefined) missing.push(k);
+      else out.set(k, v);
+    }
+    if (missing.length === 0) return out;
+    const found = new Map(read(missing));
+    for (const k of missing) {
+      const v = found.get(k);
+      const value = v === undefined ? null : frozen(v);
+      this.records.put(map as Map<string, object | null>, k, value);
+      out.set(k, value);
+    }
+    return out;
   }
 
   async findDocuments(ref: string): Promise<DocumentRecord[]> {
@@ -331,11 +371,14 @@ export class SqliteStore implements Store {
 
   async getSections(ids: readonly string[]): Promise<SectionRecord[]> {
     // One cached statement whatever the number of ids: the ids travel as one JSON array.
-    const rows = this.stmt(
-      'SELECT * FROM sections WHERE live = 1 AND id IN (SELECT value FROM json_each(?))',
-    ).all(JSON.stringify(ids)) as Row[];
-    const byId = new Map(rows.map((r) => [r.id as string, toSection(r)] as const));
-    return ids.map((id) => byId.get(id)).filter((s): s is SectionRecord => s !== undefined);
+    const byId = this.cached('sections', ids, (missing) =>
+      (
+        this.stmt('SELECT * FROM sections WHERE live = 1 AND id IN (SELECT value FROM json_each(?))').all(
+          JSON.stringify(missing),
+        ) as Row[]
+      ).map((r) => [r.id as string, toSection(r)] as const),
+    ) as Map<string, SectionRecord | null>;
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   async listSections(docId: string): Promise<SectionRecord[]> {
@@ -356,13 +399,16 @@ export class SqliteStore implements Store {
 
   async chunksOfSections(sectionIds: readonly string[]): Promise<ChunkRecord[]> {
     if (sectionIds.length === 0) return [];
-    const rows = this.stmt(
-      'SELECT * FROM chunks WHERE live = 1 AND section_id IN (SELECT value FROM json_each(?)) ORDER BY section_id, ord',
-    ).all(JSON.stringify(sectionIds)) as Row[];
-    const order = new Map(sectionIds.map((id, i) => [id, i] as const));
-    return rows
-      .map(toChunk)
-      .sort((a, b) => order.get(a.sectionId)! - order.get(b.sectionId)! || a.ord - b.ord);
+    const unique = [...new Set(sectionIds)];
+    const bySection = this.cached('chunksOfSection', unique, (missing) => {
+      const groups = new Map<string, ChunkRecord[]>(missing.map((id) => [id, []]));
+      const rows = this.stmt(
+        'SELECT * FROM chunks WHERE live = 1 AND section_id IN (SELECT value FROM json_each(?))',
+      ).all(JSON.stringify(missing)) as Row[];
+      for (const r of rows) groups.get(r.section_id as string)?.push(frozen(toChunk(r)));
+      return [...groups].map(([id, chunks]) => [id, chunks.sort((a, b) => a.ord - b.ord)] as const);
+    }) as Map<string, ChunkRecord[] | null>;
+    return unique.flatMap((id) => bySection.get(id) ?? []);
   }
 
   /** BM25 over the live sections (`lexical-search.ts`). */
