@@ -4,6 +4,9 @@ import Database from 'better-sqlite3';
 import { QuiverError } from '../../errors.js';
 import { migrate, SCHEMA_VERSION } from './schema.js';
 
+/** How much of a vault file SQLite reads through a memory map (SQLite caps it near 2 GiB). */
+const MMAP_BYTES = 2 ** 31 - 2 ** 16;
+
 /** How long a statement waits for another connection's write lock before SQLITE_BUSY. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
@@ -78,6 +81,10 @@ export function openVaultDatabase(
     }
     db.pragma('foreign_keys = ON');
     db.pragma('cache_size = -65536');
+    // Read the file through a memory map (up to 2 GiB of it): pages come straight from the OS
+    // cache instead of a read() copy each. Loading SciFact's 18,760 vectors for the exact scan took
+    // 150 ms with reads and 38 ms mapped; writes still go through the WAL as before.
+    db.pragma(`mmap_size = ${MMAP_BYTES}`);
     if (!readonly) migrate(db);
     else {
       const version = db.pragma('user_version', { simple: true }) as number;

@@ -2,6 +2,8 @@ import type { StatementCache } from './connection.js';
 import { blobDims, blobToVector, decodeBlobInto, vectorToBlob } from './vector-blob.js';
 import { allocateScanData, VectorMatrix } from './vector-cache.js';
 import { bumpVectorRevision } from './vector-revision.js';
+import { LIVE_VECTOR_CHUNKS } from './ann-entry.js';
+import { docIdOfSection } from './rows.js';
 
 /**
  * The `vectors` table: vector BLOBs (`vector-blob.ts`) keyed by (embedder fingerprint, chunk id). Writes bump the
@@ -67,25 +69,53 @@ export function readChunkVectors(
   return out;
 }
 
-/** Every live chunk's vector under `fingerprint`, by chunk id, as one matrix for the exact scan. */
+/**
+ * Every live chunk's vector under `fingerprint`, by chunk id, as one matrix for the exact scan.
+ * Two index-ordered reads merged by chunk id: the live chunks with a vector (covering indexes,
+ * no chunk text read; the document id comes from the section id) and the vectors themselves (the
+ * unique (fingerprint, chunk_id) index gives chunk order). Joining the chunk rows instead read
+ * every chunk's text: 193 ms against about 50 ms on SciFact's 18,760 chunks.
+ */
 export function loadVectorMatrix(statements: StatementCache, fingerprint: string): VectorMatrix {
+  const live = (
+    statements.get(`SELECT c.id, c.section_id ${LIVE_VECTOR_CHUNKS}`).raw().all(fingerprint) as [
+      number,
+      string,
+    ][]
+  ).sort((a, b) => a[0] - b[0]);
   const rows = statements
     .get(
-      // The unique (fingerprint, chunk_id) index gives chunk order, so no sort in a temp B-tree.
-      'SELECT c.id, c.doc_id, c.section_id, v.vector FROM vectors v INDEXED BY vectors_key JOIN chunks c ON c.id = v.chunk_id WHERE v.fingerprint = ? AND c.live = 1 ORDER BY v.chunk_id',
+      'SELECT chunk_id, vector FROM vectors INDEXED BY vectors_key WHERE fingerprint = ? ORDER BY chunk_id',
     )
     .raw()
-    .all(fingerprint) as [number, string, string, Buffer][];
-  const dims = rows[0] === undefined ? 0 : blobDims(rows[0][3].byteLength);
-  const ids = new Float64Array(rows.length);
-  const docIds: string[] = new Array<string>(rows.length);
-  const sectionIds: string[] = new Array<string>(rows.length);
-  const data = allocateScanData(rows.length, dims);
-  rows.forEach((r, i) => {
-    ids[i] = r[0];
-    docIds[i] = r[1];
-    sectionIds[i] = r[2];
-    decodeBlobInto(r[3], data, i * dims);
-  });
-  return new VectorMatrix(ids, docIds, sectionIds, data, dims);
+    .all(fingerprint) as [number, Buffer][];
+  const first = rows[0];
+  const dims = first === undefined ? 0 : blobDims(first[1].byteLength);
+  const ids = new Float64Array(live.length);
+  const docIds: string[] = new Array<string>(live.length);
+  const sectionIds: string[] = new Array<string>(live.length);
+  const data = allocateScanData(live.length, dims);
+  let n = 0;
+  let j = 0;
+  for (const [id, vector] of rows) {
+    while (j < live.length && live[j]![0] < id) j++;
+    if (j === live.length) break;
+    const [liveId, sectionId] = live[j]!;
+    if (liveId !== id) continue; // a vector of a superseded chunk
+    ids[n] = id;
+    sectionIds[n] = sectionId;
+    docIds[n] = docIdOfSection(sectionId);
+    decodeBlobInto(vector, data, n * dims);
+    n++;
+    j++;
+  }
+  return n === live.length
+    ? new VectorMatrix(ids, docIds, sectionIds, data, dims)
+    : new VectorMatrix(
+        ids.slice(0, n),
+        docIds.slice(0, n),
+        sectionIds.slice(0, n),
+        data.subarray(0, n * dims),
+        dims,
+      );
 }
