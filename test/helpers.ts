@@ -25,7 +25,9 @@ export async function runCli(
   let stdout = '';
   let stderr = '';
   const io: CliIO = {
-    stdout: { write: (s: string) => (stdout += s) },
+    stdout: {
+      write: (s: string | Uint8Array) => (stdout += typeof s === 'string' ? s : new TextDecoder().decode(s)),
+    },
     stderr: { write: (s: string) => (stderr += s) },
     readStdin: async () => options.stdin ?? '',
     env: { ...options.env },

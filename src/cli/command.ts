@@ -17,7 +17,8 @@ export interface CommandContext {
   signal: AbortSignal;
   json: boolean;
   quiet: boolean;
-  out: (s: string) => void;
+  /** Standard output: text, or UTF-8 bytes already encoded. */
+  out: (s: string | Uint8Array) => void;
   err: (s: string) => void;
 }
 

@@ -7,6 +7,7 @@ import { EXIT } from '../exit-codes.js';
 import { markdownToPlain, snippetToPlain } from '../../text/plain-text.js';
 import { styler } from '../style.js';
 import { hitJson } from './hit-json.js';
+import { jsonLine } from '../json-line.js';
 import { whereLabel } from './where-label.js';
 import { RANKED_LIST_OPTIONS, RETRIEVAL_OPTIONS, searchOptionsFrom } from './retrieval-flags.js';
 
@@ -78,7 +79,7 @@ async function batchSearch(ctx: CommandContext, file: string): Promise<number> {
   const opts = searchOptionsFrom(ctx.values);
   for (const q of queries) {
     const r = await vault.search(q.text, opts);
-    ctx.out(`${JSON.stringify({ id: q.id, results: r.hits.map(hitJson) })}\n`);
+    ctx.out(jsonLine({ id: q.id, results: r.hits.map(hitJson) }));
   }
   return EXIT.OK;
 }
