@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isQuiverError } from '../errors.js';
 import {
+  splitAfterInnerCitations,
   extractClaims,
   parseCitations,
   splitReasoning,
@@ -204,5 +205,49 @@ describe('extractClaims', () => {
         },
       ),
     );
+  });
+});
+
+describe('splitAfterInnerCitations', () => {
+  it('cuts after a marker that closes a lead-in or a sentence inside a sentence', () => {
+    expect(splitAfterInnerCitations('You need: [1] A kettle and beans. [2]')).toEqual([
+      'You need: [1]',
+      'A kettle and beans. [2]',
+    ]);
+    expect(splitAfterInnerCitations('Grind fine. [1][2] then pour [3].')).toEqual([
+      'Grind fine. [1][2]',
+      'then pour [3].',
+    ]);
+  });
+
+  it('leaves a marker inside a clause, at the end, or without text after it alone', () => {
+    expect(splitAfterInnerCitations('Eggs [1] and salt [2] go in.')).toEqual([
+      'Eggs [1] and salt [2] go in.',
+    ]);
+    expect(splitAfterInnerCitations('Boil them. [1]')).toEqual(['Boil them. [1]']);
+    expect(splitAfterInnerCitations('Boil them: [1] [2]')).toEqual(['Boil them: [1] [2]']);
+    expect(splitAfterInnerCitations('')).toEqual(['']);
+  });
+
+  it('loses no text (property)', () => {
+    const piece = fc.constantFrom('Boil', 'them', ':', '.', ' ', '[1]', '[2, 3]', 'A', 'x;', '…');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 20 }), (parts) => {
+        const s = parts.join(' ');
+        const cut = splitAfterInnerCitations(s);
+        expect(cut.join(' ').replace(/\s+/g, ' ').trim()).toBe(s.replace(/\s+/g, ' ').trim());
+      }),
+    );
+  });
+});
+
+describe('extractClaims and lead-ins', () => {
+  it('never gives one claim the citations of two quoted sentences', () => {
+    const r = extractClaims('To brew you need: [1] A kettle and fresh beans. [2] Then pour.', 2);
+    expect(r.claims).toEqual([
+      { text: 'To brew you need:', citations: [1] },
+      { text: 'A kettle and fresh beans.', citations: [2] },
+      { text: 'Then pour.', citations: [] },
+    ]);
   });
 });

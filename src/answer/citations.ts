@@ -120,6 +120,32 @@ export function stripReasoning(text: string): string {
 }
 
 /**
+ * A sentence cut after each citation marker that closes a sentence or a lead-in inside it: a marker
+ * right after `.`, `!`, `?`, `…`, `:` or `;` (spaces between allowed) and followed by more text
+ * ends a claim there. The sentence splitter keeps `You need: [1] A kettle. [2]` together (no
+ * capital after the colon, or a marker where it looks for one), and one claim citing two sections
+ * would be judged against each for words the other holds. A marker inside a clause (`eggs [1] and
+ * salt [2]`) does not cut. Pure; a sentence without such a marker comes back whole.
+ */
+export function splitAfterInnerCitations(sentence: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (const m of sentence.matchAll(MARKER)) {
+    const before = sentence.slice(from, m.index).trimEnd();
+    const end = m.index + m[0].length;
+    const rest = sentence.slice(end);
+    if (!/[.!?…:;]$/u.test(before) || !/^\s*(?:\[[^\]]*\]\s*)*[\p{L}\p{N}]/u.test(rest)) continue;
+    // Later markers right after this one (`[1][2]`) stay with it.
+    const tail = /^(?:\s*\[\s*\d+(?:\s*[,–-]\s*\d+)*\s*\](?!\())*/u.exec(rest)?.[0] ?? '';
+    out.push(sentence.slice(from, end + tail.length).trim());
+    from = end + tail.length;
+  }
+  const last = sentence.slice(from).trim();
+  if (last !== '' || out.length === 0) out.push(last);
+  return out;
+}
+
+/**
  * Split an answer into claims and check its citations against `nSections` numbered sections.
  *
  * Reasoning is stripped first (a citation that appears only in reasoning does not count). Each
@@ -139,7 +165,7 @@ export function extractClaims(answer: string, nSections: number): ExtractedClaim
   const invalid: number[] = [];
   const seenCited = new Set<number>();
   const seenInvalid = new Set<number>();
-  for (const sentence of splitSentences(stripReasoning(answer))) {
+  for (const sentence of splitSentences(stripReasoning(answer)).flatMap(splitAfterInnerCitations)) {
     const citations = parseCitations(sentence);
     for (const n of citations) {
       if (n >= 1 && n <= nSections) pushUnique(cited, seenCited, n);

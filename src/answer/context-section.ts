@@ -51,3 +51,20 @@ export function toContextSection(n: number, s: ContextSource, text: string): Con
     score: s.score,
   };
 }
+
+/**
+ * The text a judge reads for a context entry: its heading path, then its text. An answer may name
+ * the section's subject from its title (the extractive `Title: sentence` label), and a reader of
+ * the section sees the heading above the text, so the judge does too. The breadcrumb is
+ * `Doc › H1 › H2` and usually ends with the title; when it does not, the title is added.
+ *
+ * @example judgedText({ title: 'Boiling', breadcrumb: 'Eggs › Boiling', text: 'Ten minutes.' })
+ * // 'Eggs › Boiling\nTen minutes.'
+ */
+export function judgedText(c: Pick<ContextSection, 'title' | 'breadcrumb' | 'text'>): string {
+  const crumb = c.breadcrumb.trim();
+  const title = c.title.trim();
+  const heading =
+    title === '' || crumb.endsWith(title) ? crumb : crumb === '' ? title : `${crumb} › ${title}`;
+  return heading === '' ? c.text : `${heading}\n${c.text}`;
+}

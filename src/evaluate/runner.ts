@@ -17,6 +17,7 @@
  */
 import { cpus } from 'node:os';
 import type { AskResult } from '../answer/ask.js';
+import { judgedText } from '../answer/context-section.js';
 import { isQuiverError, QuiverError, type QuiverErrorCode } from '../errors.js';
 import type { Vault } from '../vault.js';
 import {
@@ -274,7 +275,11 @@ async function groundingOf(
   const facts = requiredFactsOf(q);
   const withFactIds = judge.id === 'fact-id';
   const retrieved: GroundingSection[] = r.context.map((c) => {
-    const section: GroundingSection = { id: c.sectionId, relevant: gradeOf(c, q.relevant) > 0, text: c.text };
+    const section: GroundingSection = {
+      id: c.sectionId,
+      relevant: gradeOf(c, q.relevant) > 0,
+      text: judgedText(c),
+    };
     if (withFactIds) {
       const authored = q.sources
         .filter(

@@ -12,6 +12,7 @@ import {
   lexicalCoverage,
   NOT_IN_SOURCES,
   questionTerms,
+  wholeStatements,
 } from './extractive.js';
 
 function section(n: number, text: string): ContextSection {
@@ -333,5 +334,41 @@ describe('scoring helpers', () => {
     expect(jaccard(new Set(['a']), new Set(['a']))).toBe(1);
     expect(jaccard(new Set(), new Set())).toBe(0);
     expect(jaccard(new Set(['a']), new Set())).toBe(0);
+  });
+});
+
+describe('lead-ins', () => {
+  it('wholeStatements joins a lead-in with its list items, else with the next sentence', () => {
+    expect(wholeStatements(['You need:', '- a kettle', '- fresh beans.', 'Pour slowly.'])).toEqual([
+      'You need: a kettle; fresh beans.',
+      '- a kettle',
+      '- fresh beans.',
+      'Pour slowly.',
+    ]);
+    expect(wholeStatements(['The rule is simple:', 'Water first.'])).toEqual([
+      'The rule is simple: Water first.',
+      'Water first.',
+    ]);
+    // Nothing after it: dropped.
+    expect(wholeStatements(['Steps:'])).toEqual([]);
+    expect(wholeStatements(['No lead-in here.'])).toEqual(['No lead-in here.']);
+  });
+
+  it('a sentence ending in a colon is never quoted alone, and every claim cites one section', async () => {
+    const sections = [
+      section(
+        1,
+        'To descale the espresso machine you need the following:\n- citric acid\n- a full water tank.',
+      ),
+      section(2, 'Descale the espresso machine every two months. Hard water needs it monthly.'),
+    ];
+    const text = await answer('What do I need to descale the espresso machine?', sections);
+    const claims = extractClaims(text, 2).claims;
+    expect(claims.length).toBeGreaterThan(0);
+    for (const c of claims) {
+      expect(c.text.endsWith(':')).toBe(false);
+      expect(c.citations.length).toBe(1);
+    }
+    expect(text).toContain('citric acid');
   });
 });

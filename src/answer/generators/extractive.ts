@@ -223,12 +223,52 @@ function sectionSentences(text: string): string[] {
   return sentences;
 }
 
+/** Ends as a lead-in to what follows (`You need:`), before any closing quotes or brackets. */
+const LEAD_IN = /:["'”’)\]]*$/u;
+/** A list item's marker (`- `, `* `, `• `, `1. `, `2) `). */
+const ITEM_MARKER = /^(?:[-*•–+]|\d{1,3}[.)])\s+/u;
+/** List items a lead-in takes with it, at most. */
+export const MAX_LEAD_IN_ITEMS = 5;
+
+/**
+ * Sentences as statements that stand alone when quoted: a lead-in ending in `:` is joined with what
+ * it introduces — the list items right after it (up to `MAX_LEAD_IN_ITEMS`, markers dropped, joined
+ * by `; `), else the next sentence — so it is never quoted alone, and the claim it makes is whole.
+ * A lead-in with nothing after it in the section is dropped. Other sentences come back unchanged,
+ * and the sentences a lead-in took stay candidates of their own too.
+ *
+ * @example wholeStatements(['You need:', '- a kettle', '- beans', 'Pour slowly.'])
+ * // ['You need: a kettle; beans', '- a kettle', '- beans', 'Pour slowly.']
+ * // (each item as written; the last keeps its own full stop when it has one)
+ */
+export function wholeStatements(sentences: readonly string[]): string[] {
+  const out: string[] = [];
+  sentences.forEach((sentence, i) => {
+    if (!LEAD_IN.test(stripCitations(sentence))) {
+      out.push(sentence);
+      return;
+    }
+    const items: string[] = [];
+    for (let j = i + 1; j < sentences.length && items.length < MAX_LEAD_IN_ITEMS; j++) {
+      const next = sentences[j]!;
+      if (!ITEM_MARKER.test(next)) break;
+      items.push(next.replace(ITEM_MARKER, ''));
+    }
+    // Items read as one list: `; ` between them, the last keeps its own ending.
+    const list = items.map((t, k) => (k < items.length - 1 ? t.replace(/[.;,]$/u, '') : t));
+    const next = sentences[i + 1];
+    if (list.length > 0) out.push(`${sentence} ${list.join('; ')}`);
+    else if (next !== undefined) out.push(`${sentence} ${next}`);
+  });
+  return out;
+}
+
 function candidates(prompt: Prompt): Candidate[] {
   const out: Candidate[] = [];
   for (const s of prompt.sections) {
     const titleTerms = new Set(contentTerms(s.title));
     const subject = subjectLabel(s.title);
-    sectionSentences(s.text).forEach((raw, position) => {
+    wholeStatements(sectionSentences(s.text)).forEach((raw, position) => {
       const text = parseCitations(raw).length > 0 ? stripCitations(raw) : raw;
       const count = wordCount(text);
       if (count < MIN_SENTENCE_WORDS) return;
