@@ -216,6 +216,12 @@ export const CONFIG_KEYS = {
     env: 'QUIVER_CONTEXT_CHARS',
     help: 'characters in a whole context',
   },
+  'answer.abstainBelow': {
+    schema: num({ min: 0, max: 1 }),
+    default: 0.55,
+    env: 'QUIVER_ABSTAIN_BELOW',
+    help: 'abstain when the answer covers less of the question than this (answer/abstain.ts; 0 = never)',
+  },
   'generator.provider': {
     schema: oneOf('extractive', 'openai'),
     default: 'extractive',

@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { answerFromContext, type AskResult } from './answer/ask.js';
-import { toContextSection, type ContextSection } from './answer/context-section.js';
+import { judgedText, toContextSection, type ContextSection } from './answer/context-section.js';
 import type { Generator } from './answer/generator.js';
-import { createExtractiveGenerator } from './answer/generators/extractive.js';
+import { createExtractiveGenerator, NOT_IN_SOURCES, questionTerms } from './answer/generators/extractive.js';
+import { abstentionText, evidenceCoverage } from './answer/abstain.js';
 import { createOpenAIGenerator } from './answer/generators/openai-compatible.js';
 import { bestChunks } from './retrieve/sections.js';
 import { contentTerms } from './text/tokens.js';
@@ -711,7 +712,8 @@ export class Vault {
       ...(options.onToken === undefined ? {} : { onToken: options.onToken }),
     });
     this.spentTokens += r.usage.promptTokens + r.usage.completionTokens;
-    const { generateMs, ...rest } = r;
+    const { generateMs, ...answered } = r;
+    const rest = await this.abstainWhenUncovered(question, answered);
     const timings = { ...ctx.timings, contextMs: t1 - t0, generateMs, totalMs: performance.now() - t0 };
     // Quality loop: keep a transcript of every answer, and log it for learning when that is on.
     const { config, fingerprint } = transcriptConfig(this.config);
@@ -734,6 +736,38 @@ export class Vault {
     const result: AskResult = { ...rest, timings, transcriptId: transcript.id };
     await this.quality.observe(result);
     return result;
+  }
+
+  /**
+   * The answer, or an abstention in its place: when the generator quoted nothing, or when its
+   * claims and the headings of the sections they cite cover less of the question than
+   * `answer.abstainBelow` (`answer/abstain.ts`). An abstention has no claims and cites nothing; it
+   * says which question words the closest passages do not mention.
+   */
+  private async abstainWhenUncovered(
+    question: string,
+    r: Omit<AskResult, 'timings' | 'transcriptId' | 'abstained'>,
+  ): Promise<Omit<AskResult, 'timings' | 'transcriptId'>> {
+    const threshold = this.config['answer.abstainBelow'];
+    const quotedNothing = r.claims.length === 0 || r.answer.startsWith(NOT_IN_SOURCES);
+    if (!quotedNothing && threshold <= 0) return { ...r, abstained: null };
+    const cited = new Set(r.cited.map((c) => c.n));
+    const evidence = [
+      ...r.claims.map((c) => c.text),
+      ...r.context.filter((c) => cited.has(c.n)).map((c) => c.breadcrumb),
+    ];
+    const stats = await this.store.termStats([...questionTerms(question)]);
+    const { coverage } = evidenceCoverage(question, quotedNothing ? [] : evidence, stats);
+    if (!quotedNothing && coverage >= threshold) return { ...r, abstained: null };
+    // What to add: the question words that no passage of the context mentions.
+    const { missing } = evidenceCoverage(question, r.context.map(judgedText), stats);
+    return {
+      ...r,
+      answer: abstentionText(NOT_IN_SOURCES, missing),
+      claims: [],
+      cited: [],
+      abstained: { coverage: quotedNothing ? 0 : coverage, threshold, missing },
+    };
   }
 
   /** A section with its descendants' text. */

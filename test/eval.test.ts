@@ -184,7 +184,8 @@ describe('quiver eval (CLI)', () => {
     expect(parsed.configs.map((c) => c.name)).toEqual(['select=topk', 'select=dartboard']);
     expect(parsed.configs[1]!.settings).toEqual({ select: 'dartboard' });
     expect(parsed.configs[0]!.questions.map((q) => q.id)).toEqual(['eggs', 'museum', 'roses', 'mars']);
-    expect(parsed.configs[0]!.summary['faithfulness']).toMatchObject({ n: 4, undefined: 0 });
+    // 'mars' abstains (the vault never mentions Mars): an abstention makes no claim to judge.
+    expect(parsed.configs[0]!.summary['faithfulness']).toMatchObject({ n: 3, undefined: 1 });
     const page = readFileSync(html, 'utf8');
     expect(page).toMatch(/^<!doctype html>/);
     expect(page).toContain('select=dartboard');

@@ -18,6 +18,11 @@ export interface AskResult {
   cited: CitedSection[];
   /** Citation numbers outside 1..n: reported, never dropped silently. */
   invalidCitations: number[];
+  /**
+   * Set when the answer abstains: the generator found nothing to quote, or what it quoted covered
+   * less of the question than `answer.abstainBelow` (`abstain.ts`). Null for an answer.
+   */
+  abstained: Abstention | null;
   context: ContextSection[];
   prompt: Prompt;
   generator: string;
@@ -27,6 +32,16 @@ export interface AskResult {
   /** True when the first call hit the model's context window and a smaller prompt answered. */
   shrunk: boolean;
   transcriptId: string | null;
+}
+
+/** Why an answer abstained. */
+export interface Abstention {
+  /** The evidence's coverage of the question (0 when nothing was quoted). */
+  coverage: number;
+  /** The threshold it fell below. */
+  threshold: number;
+  /** Question words the closest passages do not mention, most distinctive first. */
+  missing: string[];
 }
 
 export interface AnswerOptions {
@@ -47,7 +62,7 @@ export async function answerFromContext(
   context: readonly ContextSection[],
   generator: Generator,
   options: AnswerOptions,
-): Promise<Omit<AskResult, 'timings' | 'transcriptId'> & { generateMs: number }> {
+): Promise<Omit<AskResult, 'timings' | 'transcriptId' | 'abstained'> & { generateMs: number }> {
   if (options.remainingTokens !== undefined) {
     const approx = estimateTokens(context.map((c) => c.text).join('\n')) + (options.maxTokens ?? 0);
     if (approx > options.remainingTokens) {

@@ -27,6 +27,7 @@ export function askJson(r: AskResult): Record<string, unknown> {
     claims: r.claims,
     cited: r.cited.map(sectionRefJson),
     invalid_citations: r.invalidCitations,
+    abstained: r.abstained,
     context: r.context.map((c) => ({ ...sectionRefJson(c), score: c.score, text: c.text })),
     generator: r.generator,
     usage: { prompt_tokens: r.usage.promptTokens, completion_tokens: r.usage.completionTokens },
