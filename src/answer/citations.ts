@@ -17,6 +17,12 @@ const MARKER = /\[\s*(\d+(?:\s*[,–-]\s*\d+)*)\s*\](?!\()/gu;
 /** A list marker opening a line (`- `, `* `, `• `, `1. `, `2) `), dropped from claim text. */
 const LIST_MARKER = /^(?:[-*•–+]|\d{1,3}[.)])\s+/u;
 
+/**
+ * A yes/no verdict opening a claim (`Yes: Verdi was an Italian opera composer.`): the conclusion
+ * drawn from the cited sentence, not part of what the sentence states, so it is not in the claim.
+ */
+const VERDICT = /^(?:yes|no)[:,.]\s+(?=\S)/iu;
+
 /** One sentence of an answer with its citations. */
 export interface Claim {
   /** The sentence with its citation markers and leading list marker removed, whitespace normalised. */
@@ -149,8 +155,9 @@ export function splitAfterInnerCitations(sentence: string): string[] {
  * Split an answer into claims and check its citations against `nSections` numbered sections.
  *
  * Reasoning is stripped first (a citation that appears only in reasoning does not count). Each
- * sentence (see `splitSentences`) with a letter or digit left after removing its markers (and a
- * leading list marker such as `- ` or `1. `) is a claim;
+ * sentence (see `splitSentences`, cut after inner citations by `splitAfterInnerCitations`) with a
+ * letter or digit left after removing its markers (and a leading list marker such as `- ` or `1. `,
+ * and a leading `Yes:`/`No:` verdict) is a claim;
  * a sentence that is only markers (`[2]` on its own line) gives its citations to the claim before it.
  * `cited` keeps `1 ≤ n ≤ nSections`; every other number goes to `invalid`. An empty answer gives
  * no claims and no citations.
@@ -171,7 +178,7 @@ export function extractClaims(answer: string, nSections: number): ExtractedClaim
       if (n >= 1 && n <= nSections) pushUnique(cited, seenCited, n);
       else pushUnique(invalid, seenInvalid, n);
     }
-    const text = stripCitations(sentence).replace(LIST_MARKER, '');
+    const text = stripCitations(sentence).replace(LIST_MARKER, '').replace(VERDICT, '');
     const last = claims[claims.length - 1];
     if (!/[\p{L}\p{N}]/u.test(text)) {
       if (last !== undefined)

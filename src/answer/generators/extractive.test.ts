@@ -12,6 +12,7 @@ import {
   lexicalCoverage,
   NOT_IN_SOURCES,
   questionTerms,
+  REFERS_BACK,
   wholeStatements,
 } from './extractive.js';
 
@@ -370,5 +371,79 @@ describe('lead-ins', () => {
       expect(c.citations.length).toBe(1);
     }
     expect(text).toContain('citric acid');
+  });
+});
+
+describe('sentences that refer back', () => {
+  it('a sentence whose subject is a pronoun is scored with its section subject, and quoted with it', async () => {
+    const awards: ContextSection = {
+      ...section(1, ''),
+      title: '18th Independent Spirit Awards',
+      breadcrumb: '18th Independent Spirit Awards',
+      text:
+        'The 18th Independent Spirit Awards, honoring the best in independent filmmaking for 2002, were announced on March 22, 2003. ' +
+        'It was hosted by John Waters.',
+    };
+    const text = await answer('Which director hosted the 18th Independent Spirit Awards?', [awards]);
+    expect(text).toContain('18th Independent Spirit Awards: It was hosted by John Waters. [1]');
+  });
+
+  it('REFERS_BACK reads pronouns and definite references, not names', () => {
+    for (const s of ['It was hosted by him.', 'The film was shot in Rome.', 'They met in 1987.'])
+      expect(REFERS_BACK.test(s)).toBe(true);
+    for (const s of ['Italy is in Europe.', 'Items are cheap.', 'The 2003 film won.'])
+      expect(REFERS_BACK.test(s)).toBe(false);
+  });
+});
+
+describe('yes/no comparisons', () => {
+  const entity = (n: number, title: string, text: string): ContextSection => ({
+    ...section(n, text),
+    title,
+    breadcrumb: title,
+  });
+
+  it('says yes when each thing’s quoted sentence holds the property, no when a named value differs', async () => {
+    const yes = await answer('Are Giuseppe Verdi and Ambroise Thomas both opera composers?', [
+      entity(
+        1,
+        'Ambroise Thomas',
+        'Charles Louis Ambroise Thomas was a French composer, best known for his operas.',
+      ),
+      entity(2, 'Giuseppe Verdi', 'Giuseppe Verdi was an Italian opera composer.'),
+    ]);
+    expect(yes.startsWith('Yes: ')).toBe(true);
+    expect(yes).toContain('[1]');
+    expect(yes).toContain('[2]');
+    const no = await answer(
+      'Are both Elko Regional Airport and Gerald R. Ford International Airport located in Michigan?',
+      [
+        entity(
+          1,
+          'Gerald R. Ford International Airport',
+          'Gerald R. Ford International Airport is an airport near Grand Rapids, Michigan.',
+        ),
+        entity(
+          2,
+          'Elko Regional Airport',
+          'Elko Regional Airport is a mile west of downtown Elko, in Elko County, Nevada.',
+        ),
+      ],
+    );
+    expect(no.startsWith('No: ')).toBe(true);
+    // The verdict is not part of the claim the judge checks.
+    expect(extractClaims(no, 2).claims[0]!.text.startsWith('No')).toBe(false);
+  });
+
+  it('gives no verdict when a thing is missing or the property is unnamed and absent', async () => {
+    const one = await answer('Are Local H and For Against both from the United States?', [
+      entity(1, 'Local H', 'Local H is a rock band from Zion, Illinois, United States.'),
+    ]);
+    expect(/^(Yes|No):/.test(one)).toBe(false);
+    const unnamed = await answer('Are Dictyosperma and Huernia both succulent plants?', [
+      entity(1, 'Huernia', 'Huernia is a genus of stem succulents from Africa.'),
+      entity(2, 'Dictyosperma', 'Dictyosperma is a monotypic genus of flowering plant in the palm family.'),
+    ]);
+    expect(/^No:/.test(unnamed)).toBe(false);
   });
 });

@@ -10,6 +10,7 @@ import { parseCitations, stripCitations } from '../citations.js';
 import { estimateTokens, type GenerateOptions, type GenerateResult, type Generator } from '../generator.js';
 import { CUT_MARK, type Prompt } from '../prompt.js';
 import { splitSentences } from '../sentences.js';
+import { comparisonVerdict } from './verdict.js';
 
 /** The whole answer when no sentence clears the floor. It carries no citation. */
 export const NOT_IN_SOURCES = 'The sources do not answer this question.';
@@ -64,7 +65,7 @@ export interface ExtractiveOptions {
 }
 
 /** What kind of answer a question asks for, when it is recognisable. */
-export type AnswerType = 'duration' | 'temperature' | 'quantity' | 'date';
+export type AnswerType = 'duration' | 'temperature' | 'quantity' | 'date' | 'person' | 'place';
 
 const NUMBER_WORD =
   '(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred|thousand|million|billion|a few|several|a couple of|half an?)';
@@ -76,6 +77,10 @@ const QUESTION_TYPES: readonly [AnswerType, RegExp][] = [
     /\bhow (?:many|much|big|large|tall|far|heavy|old|fast|often)\b|\bnumber of\b|\bwhat (?:percentage|percent|size)\b/iu,
   ],
   ['date', /^\s*when\b|\bwhat (?:year|date|day|month|time)\b|\bwhich (?:year|date|day|month)\b/iu],
+  // Only the question word: "which writer … Henry Roth or Robert Childers" names its answer, and
+  // the noun after "which" is the topic, kept among the question's terms.
+  ['person', /^\s*(?:who|whom|whose)\b/iu],
+  ['place', /^\s*where\b/iu],
 ];
 const ANSWER_PATTERNS: Record<AnswerType, RegExp> = {
   duration: new RegExp(
@@ -84,6 +89,10 @@ const ANSWER_PATTERNS: Record<AnswerType, RegExp> = {
   ),
   temperature: /\d+(?:[.,]\d+)?\s*(?:°\s*[CFK]?|º|℃|℉|degrees?\b|deg\b)/iu,
   quantity: new RegExp(`\\d|\\b${NUMBER_WORD}\\b`, 'iu'),
+  // A name of two capitalised words not opening the sentence (`hosted by John Waters`).
+  person: /(?<=\S\s+)\p{Lu}\p{Ll}+(?:\s+\p{Lu}\.)?\s+\p{Lu}\p{Ll}+/gu,
+  // A capitalised name after a preposition of place (`in Laleli`, `from Nevada`).
+  place: /\b(?:in|at|near|from|of)\s+(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)*)/gu,
   date: /\b(?:1\d{3}|20\d{2})\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}(?:st|nd|rd|th)\b|\bcentury\b/iu,
 };
 
@@ -103,9 +112,20 @@ export function questionTerms(question: string): Set<string> {
   return new Set(contentTerms(cue === undefined ? question : question.replace(cue, ' ')));
 }
 
-/** True when `sentence` contains an answer of `type` (a duration, a temperature, a number, a date). */
-export function hasAnswerType(type: AnswerType, sentence: string): boolean {
-  return ANSWER_PATTERNS[type].test(sentence);
+/**
+ * True when `sentence` contains an answer of `type` (a duration, a temperature, a number, a date,
+ * a person's name, a place). For a person or a place, a name whose words are all in `asked` (the
+ * question's folded words) is the question's own subject, not an answer, and does not count.
+ */
+export function hasAnswerType(
+  type: AnswerType,
+  sentence: string,
+  asked: ReadonlySet<string> = new Set(),
+): boolean {
+  const re = ANSWER_PATTERNS[type];
+  if (type !== 'person' && type !== 'place') return re.test(sentence);
+  for (const m of sentence.matchAll(re)) if (words(m[1] ?? m[0]).some((w) => !asked.has(w))) return true;
+  return false;
 }
 
 /**
@@ -204,6 +224,11 @@ interface Candidate {
   position: number;
   text: string;
   terms: Set<string>;
+  /**
+   * The terms the sentence is scored with: its own, and for a sentence whose subject is a pronoun
+   * or a definite reference (`It was hosted by John Waters.`), its section title's too (`referent`).
+   */
+  scoreTerms: Set<string>;
   wordSet: Set<string>;
   wordCount: number;
   score: number;
@@ -222,6 +247,15 @@ function sectionSentences(text: string): string[] {
     sentences.pop();
   return sentences;
 }
+
+/**
+ * A sentence whose subject refers back (a pronoun, or "the film", "the band", …): in a section
+ * about one thing it speaks of that thing, so it is scored as if it named the section's subject,
+ * and quoted with the subject as its label (`18th Independent Spirit Awards: It was hosted by
+ * John Waters.`), which the judge reads in the section's heading.
+ */
+export const REFERS_BACK =
+  /^(?:it|he|she|they|its|his|her|their|this|these|the (?:film|movie|band|group|company|series|show|song|album|book|novel|game|team|club|city|town|village|school|university|station|building|church|river|airport|magazine|newspaper|event|ceremony|award|party|organization|organisation|species|genus|plant))\b/iu;
 
 /** Ends as a lead-in to what follows (`You need:`), before any closing quotes or brackets. */
 const LEAD_IN = /:["'”’)\]]*$/u;
@@ -274,6 +308,7 @@ function candidates(prompt: Prompt): Candidate[] {
       if (count < MIN_SENTENCE_WORDS) return;
       if (count <= MAX_HEADING_WORDS && !TERMINAL.test(text)) return;
       const terms = new Set(contentTerms(text));
+      const scoreTerms = REFERS_BACK.test(text) ? new Set([...terms, ...titleTerms]) : terms;
       const label = subject !== null && !covers(terms, titleTerms) ? wordCount(subject) : 0;
       out.push({
         n: s.n,
@@ -282,6 +317,7 @@ function candidates(prompt: Prompt): Candidate[] {
         position,
         text,
         terms,
+        scoreTerms,
         wordSet: new Set(words(text)),
         wordCount: count + label,
         score: 0,
@@ -290,6 +326,27 @@ function candidates(prompt: Prompt): Candidate[] {
     });
   }
   return out;
+}
+
+/**
+ * A yes/no comparison's verdict (`verdict.ts`) with the candidate sentence quoted for each thing,
+ * in question order; null when the sentences do not state one.
+ */
+function verdictOf(
+  prompt: Prompt,
+  cands: readonly Candidate[],
+): { verdict: 'yes' | 'no'; picked: { c: Candidate; text: string }[] } | null {
+  const titleOf = new Map(prompt.sections.map((s) => [s.n, s.title] as const));
+  const v = comparisonVerdict(
+    prompt.question,
+    cands.map((c) => ({ n: c.n, title: titleOf.get(c.n) ?? '', text: c.text })),
+  );
+  if (v === null) return null;
+  const picked = v.quoted.flatMap((q) => {
+    const c = cands.find((x) => x.n === q.n && x.text === q.text);
+    return c === undefined ? [] : [{ c, text: labelled(c) }];
+  });
+  return picked.length === v.quoted.length ? { verdict: v.verdict, picked } : null;
 }
 
 function positive(name: string, value: number, integer: boolean): number {
@@ -344,6 +401,7 @@ export function createExtractiveGenerator(options: ExtractiveOptions = {}): Gene
     const q = questionTerms(prompt.question);
     const idf = idfWeights(cands.map((c) => c.terms));
     const type = answerType(prompt.question);
+    const asked = new Set(words(prompt.question));
     let cos: number[] | null = null;
     if (embed !== undefined && cands.length > 0) {
       const vectors = await embed([prompt.question, ...cands.map((c) => c.text)]);
@@ -358,11 +416,11 @@ export function createExtractiveGenerator(options: ExtractiveOptions = {}): Gene
       cos = cands.map((_, i) => cosine(qv, vectors[i + 1]!));
     }
     cands.forEach((c, i) => {
-      const lexical = lexicalCoverage(q, c.terms, idf);
+      const lexical = lexicalCoverage(q, c.scoreTerms, idf);
       const similarity = cos?.[i] ?? null;
       let matched = 0;
-      for (const t of c.terms) if (q.has(t)) matched++;
-      const density = c.terms.size > 0 ? matched / c.terms.size : 0;
+      for (const t of c.scoreTerms) if (q.has(t)) matched++;
+      const density = c.scoreTerms.size > 0 ? matched / c.scoreTerms.size : 0;
       const base =
         similarity === null
           ? lexical
@@ -373,7 +431,7 @@ export function createExtractiveGenerator(options: ExtractiveOptions = {}): Gene
         DENSITY_WEIGHT * density +
         (c.position === 0 ? LEAD_BONUS : 0) +
         (covers(c.terms, c.titleTerms) ? SUBJECT_BONUS : 0) +
-        (type !== null && hasAnswerType(type, c.text) ? DEFAULT_ANSWER_TYPE_BONUS : 0) -
+        (type !== null && hasAnswerType(type, c.text, asked) ? DEFAULT_ANSWER_TYPE_BONUS : 0) -
         (TERMINAL.test(c.text) ? 0 : FRAGMENT_PENALTY);
     });
   }
@@ -455,11 +513,13 @@ export function createExtractiveGenerator(options: ExtractiveOptions = {}): Gene
       aborted(signal);
       const cands = candidates(prompt);
       await score(prompt, cands, signal);
-      const picked = select(cands, questionTerms(prompt.question));
+      const verdict = verdictOf(prompt, cands);
+      const picked = verdict?.picked ?? select(cands, questionTerms(prompt.question));
+      const lead = verdict === null ? '' : `${verdict.verdict === 'yes' ? 'Yes' : 'No'}: `;
       const pieces =
         picked.length === 0
           ? [NOT_IN_SOURCES]
-          : picked.map((p, i) => `${i === 0 ? '' : ' '}${p.text} [${p.c.n}]`);
+          : picked.map((p, i) => `${i === 0 ? lead : ' '}${p.text} [${p.c.n}]`);
       if (onToken !== undefined) for (const piece of pieces) onToken(piece);
       const text = pieces.join('');
       return {

@@ -99,3 +99,13 @@ describe('createLexicalJudge', () => {
     }
   });
 });
+
+describe('lexicalVerdict on wrapped text', () => {
+  it('reads a sentence wrapped over two lines as one, so its heading cannot decide its polarity', () => {
+    const source =
+      'Pre-ride checklist (the ABC quick check)\n\nPush the bike forward with the\nfront brake on; the wheel should lock without the fork clunking.';
+    const claim =
+      'Pre-ride checklist (the ABC quick check): Push the bike forward with the front brake on; the wheel should lock without the fork clunking.';
+    expect(lexicalVerdict(source, claim)).toMatchObject({ supported: true, polarityMismatch: false });
+  });
+});

@@ -2,9 +2,10 @@
  * The lexical judge: a cheap offline **proxy** for support, never entailment. A source "supports" a
  * claim when the claim's content words are covered by the source, every number of the claim
  * appears in the source, and the polarity (negated or not) of the claim matches the source
- * sentence that covers it best.
+ * sentence that covers it best (the first of them on a tie).
  */
 import { QuiverError } from '../../errors.js';
+import { splitSentences } from '../../answer/sentences.js';
 import { NEGATIONS } from '../../text/stopwords.js';
 import { contentTerms, fold, words } from '../../text/tokens.js';
 import type { Judge, JudgeClaim, JudgeSource } from './judge.js';
@@ -40,12 +41,14 @@ export function isNegated(text: string): boolean {
   return words(text).some((w) => NEGATIONS.has(w) || /n['’]t$/u.test(w));
 }
 
-/** Split a source into sentences at `.`, `!`, `?` followed by white space, and at line breaks. */
+/**
+ * A source's sentences, split as answers are (`splitSentences`): a line wrapped inside a sentence
+ * is one sentence, headings and list items are their own. Splitting at every line break cut a
+ * wrapped sentence in two, and its heading could then tie with its better half for the sentence
+ * that decides polarity.
+ */
 function sentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?])\s+|\n+/u)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  return splitSentences(text);
 }
 
 function coverage(claimTerms: ReadonlySet<string>, sourceTerms: ReadonlySet<string>): number {
