@@ -4,6 +4,8 @@ import { judgedText, toContextSection, type ContextSection } from './answer/cont
 import type { Generator } from './answer/generator.js';
 import { createExtractiveGenerator, NOT_IN_SOURCES, questionTerms } from './answer/generators/extractive.js';
 import { abstentionText, evidenceCoverage } from './answer/abstain.js';
+import { findConflicts } from './answer/conflicts.js';
+import { nearCopy, shingles } from './retrieve/near-copies.js';
 import { createOpenAIGenerator } from './answer/generators/openai-compatible.js';
 import { bestChunks } from './retrieve/sections.js';
 import { contentTerms } from './text/tokens.js';
@@ -16,6 +18,7 @@ import { vaultRoot } from './ingest/vault-root.js';
 import type { Legs } from './retrieve/hybrid.js';
 import { hasSearchableWord } from './retrieve/query-terms.js';
 import {
+  type PassedOver,
   searchSections,
   type SectionHit,
   type SectionSearchResult,
@@ -609,11 +612,75 @@ export class Vault {
       seen.add(key);
       out.push({ ...h, text: body, n: out.length + 1 });
     }
+    out = (await this.withConflictingTwins(out, r.passedOver)).map((h, i) => ({ ...h, n: i + 1 }));
     // Quality loop: when a person switched the fitted ranker on, it nudges the order (α = 0.25).
     if (await this.quality.isRankerOn()) {
       out = (await this.quality.retuneContext(text, out)).map((h, i) => ({ ...h, n: i + 1 }));
     }
     return { sections: out, timings: r.timings };
+  }
+
+  /**
+   * Context sections with the conflicting twins selection passed over put back: a passage and a
+   * copy of it that states a different value (a number, date, name or negation) score almost the
+   * same, and a selector for coverage keeps one of them, hiding that the sources disagree (and
+   * letting ingest order decide which version is quoted). A passed-over candidate among the best
+   * `2 × limit` of the pool that is a near-copy of a chosen section (word 3-grams) and states a
+   * conflicting sentence (`answer/conflicts.ts`) joins the context right after it; at most
+   * `Vault.MAX_CONFLICT_TWINS`.
+   */
+  private static readonly MAX_CONFLICT_TWINS = 2;
+
+  private async withConflictingTwins<T extends SectionHit & { n: number; text: string }>(
+    chosen: T[],
+    passedOver: readonly PassedOver[],
+  ): Promise<(T | (SectionHit & { n: number; text: string }))[]> {
+    const candidates = passedOver.slice(0, 2 * Math.max(1, chosen.length));
+    if (chosen.length === 0 || candidates.length === 0) return chosen;
+    const records = new Map(
+      (await this.store.getSections(candidates.map((c) => c.sectionId))).map((s) => [s.id, s]),
+    );
+    const docs = new Map(
+      (await this.store.getDocuments(candidates.map((c) => c.docId))).map((d) => [d.id, d]),
+    );
+    const out: (T | (SectionHit & { n: number; text: string }))[] = [...chosen];
+    let added = 0;
+    for (const c of candidates) {
+      if (added >= Vault.MAX_CONFLICT_TWINS) break;
+      const s = records.get(c.sectionId);
+      const d = docs.get(c.docId);
+      if (s === undefined || d === undefined || s.text.trim() === '') continue;
+      const twin = out.findIndex(
+        (h) =>
+          nearCopy(shingles(h.text), shingles(s.text)) &&
+          findConflicts([
+            { n: 1, sectionId: h.sectionId, text: h.text },
+            { n: 2, sectionId: s.id, text: s.text },
+          ]).length > 0,
+      );
+      if (twin < 0) continue;
+      out.splice(twin + 1, 0, {
+        sectionId: s.id,
+        docId: d.id,
+        source: d.source,
+        docTitle: d.title,
+        kind: d.kind,
+        title: s.title,
+        breadcrumb: s.breadcrumb,
+        pages: s.pageStart === null ? null : [s.pageStart, s.pageEnd ?? s.pageStart],
+        score: c.score,
+        retrievalRank: c.retrievalRank,
+        selectionRank: out.length,
+        stepScore: null,
+        ranks: c.ranks,
+        snippets: [],
+        chunkIds: c.chunkIds,
+        text: s.text,
+        n: 0,
+      });
+      added++;
+    }
+    return out;
   }
 
   /**

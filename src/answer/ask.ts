@@ -1,5 +1,6 @@
 import { QuiverError } from '../errors.js';
 import { extractClaims, type Claim } from './citations.js';
+import type { Conflict } from './conflicts.js';
 import type { ContextSection } from './context-section.js';
 import { estimateTokens, generateWithShrink, type Generator, type TokenUsage } from './generator.js';
 import type { Prompt, PromptBudgets } from './prompt.js';
@@ -23,6 +24,11 @@ export interface AskResult {
    * less of the question than `answer.abstainBelow` (`abstain.ts`). Null for an answer.
    */
   abstained: Abstention | null;
+  /**
+   * Where the context's sources disagree about the question (`disagreements.ts`): each with its
+   * two sides (section, sentence, the differing words). The answer says so and cites both.
+   */
+  conflicts: Conflict[];
   context: ContextSection[];
   prompt: Prompt;
   generator: string;
@@ -100,6 +106,7 @@ export async function answerFromContext(
       };
     }),
     invalidCitations: invalid,
+    conflicts: prompt.conflicts,
     context: prompt.sections,
     prompt,
     generator: generator.id,

@@ -18,10 +18,11 @@ const MARKER = /\[\s*(\d+(?:\s*[,–-]\s*\d+)*)\s*\](?!\()/gu;
 const LIST_MARKER = /^(?:[-*•–+]|\d{1,3}[.)])\s+/u;
 
 /**
- * A yes/no verdict opening a claim (`Yes: Verdi was an Italian opera composer.`): the conclusion
- * drawn from the cited sentence, not part of what the sentence states, so it is not in the claim.
+ * A verdict opening a claim (`Yes: Verdi was an Italian opera composer.`, `The sources disagree:
+ * …`): the conclusion drawn from the cited sentences, not part of what a sentence states, so it is
+ * not in the claim.
  */
-const VERDICT = /^(?:yes|no)[:,.]\s+(?=\S)/iu;
+const VERDICT = /^(?:yes|no|the sources disagree)[:,.]\s+(?=\S)/iu;
 
 /** One sentence of an answer with its citations. */
 export interface Claim {

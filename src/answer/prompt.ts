@@ -2,6 +2,8 @@
  * The answer prompt: a system message with the citation rules and a user message with the numbered
  * context sections and the question. Pure; the layout is a format (golden-tested), not prose.
  */
+import type { Conflict } from './conflicts.js';
+import { disagreementNote, disagreements } from './disagreements.js';
 import { QuiverError } from '../errors.js';
 import { codePointLength } from '../text/tokens.js';
 import type { ContextSection } from './context-section.js';
@@ -41,6 +43,11 @@ export interface Prompt {
   question: string;
   /** The sections actually in `user`: renumbered 1..n, text after the budgets (cut text ends with `…`). */
   sections: ContextSection[];
+  /**
+   * Where the sections disagree about the question (`disagreements.ts`), also written at the end of
+   * `user` for a model to act on; the extractive generator quotes both sides.
+   */
+  conflicts: Conflict[];
 }
 
 /**
@@ -124,9 +131,13 @@ export function buildPrompt(
   const sectionChars = positiveInt('sectionChars', options.sectionChars ?? DEFAULT_SECTION_CHARS);
   const totalChars = positiveInt('totalChars', options.totalChars ?? DEFAULT_CONTEXT_CHARS);
   const kept = applyBudgets(sections, sectionChars, totalChars);
+  const conflicts = disagreements(q, kept);
+  const note = disagreementNote(conflicts);
   const user =
     kept.length === 0
       ? `${EMPTY_CONTEXT_LINE}\n\nQuestion: ${q}`
-      : kept.map(renderSection).join(BLOCK_SEPARATOR) + `${BLOCK_SEPARATOR}Question: ${q}`;
-  return { system: DEFAULT_SYSTEM_PROMPT, user, question: q, sections: kept };
+      : kept.map(renderSection).join(BLOCK_SEPARATOR) +
+        (note === '' ? '' : `${BLOCK_SEPARATOR}${note}`) +
+        `${BLOCK_SEPARATOR}Question: ${q}`;
+  return { system: DEFAULT_SYSTEM_PROMPT, user, question: q, sections: kept, conflicts };
 }

@@ -75,10 +75,26 @@ export interface SectionHit {
   nearCopies?: NearCopyRef[];
 }
 
+/** A pool candidate selection did not choose: what a caller needs to look at it again. */
+export interface PassedOver {
+  sectionId: string;
+  docId: string;
+  score: number;
+  /** 0-based position in the fused order. */
+  retrievalRank: number;
+  ranks: { lexical: number | null; vector: number | null };
+  chunkIds: number[];
+}
+
 export interface SectionSearchResult {
   hits: SectionHit[];
   /** Size of the candidate pool selection chose from. */
   pool: number;
+  /**
+   * The pool candidates selection passed over, best first (MMR and Dartboard; empty for top-k):
+   * `ask` looks among them for a near-copy that states a different value (`answer/conflicts.ts`).
+   */
+  passedOver: PassedOver[];
   timings: Record<string, number>;
 }
 
@@ -267,9 +283,27 @@ export async function searchSections(
     if (folding) hit.nearCopies = copies.get(s.id) ?? [];
     hits.push(hit);
   });
+  const chosen = new Set(hits.map((h) => h.sectionId));
+  const passedOver = selecting
+    ? pool.flatMap((p, i) =>
+        chosen.has(p.sectionId)
+          ? []
+          : [
+              {
+                sectionId: p.sectionId,
+                docId: p.docId,
+                score: p.score,
+                retrievalRank: i,
+                ranks: p.ranks,
+                chunkIds: p.chunkIds,
+              },
+            ],
+      )
+    : [];
   return {
     hits,
     pool: pool.length,
+    passedOver,
     timings: { ...r.timings, selectMs: t1 - t0, hydrateMs: performance.now() - t1 },
   };
 }

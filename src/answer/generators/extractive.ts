@@ -328,6 +328,40 @@ function candidates(prompt: Prompt): Candidate[] {
   return out;
 }
 
+/** Opens an answer that quotes both sides of a disagreement. */
+export const SOURCES_DISAGREE = 'The sources disagree';
+
+/** True when candidate `c` is the sentence of a conflict side (same section, same words). */
+function isSide(c: Candidate, side: { n: number; sentence: string }): boolean {
+  const norm = (t: string): string => stripCitations(t).replace(/\s+/gu, ' ').trim();
+  return c.n === side.n && norm(c.text) === norm(side.sentence);
+}
+
+/**
+ * When a chosen sentence is one side of a disagreement the prompt carries (`prompt.conflicts`),
+ * the answer quotes both sides, first, in the order of their text (so which copy was added first
+ * does not change the answer), then the other chosen sentences, at most `maxSentences` in all.
+ * Null when no chosen sentence is a side (the answer is the chosen sentences as they are).
+ */
+function bothSides(
+  prompt: Prompt,
+  cands: readonly Candidate[],
+  chosen: readonly { c: Candidate; text: string }[],
+  maxSentences: number,
+): { c: Candidate; text: string }[] | null {
+  for (const conflict of prompt.conflicts) {
+    if (!chosen.some((p) => conflict.sides.some((side) => isSide(p.c, side)))) continue;
+    const sides = conflict.sides.map((side) => cands.find((c) => isSide(c, side)));
+    if (sides.some((c) => c === undefined)) continue;
+    const pair = (sides as Candidate[])
+      .map((c) => ({ c, text: labelled(c) }))
+      .sort((a, b) => (a.c.text < b.c.text ? -1 : a.c.text > b.c.text ? 1 : 0));
+    const rest = chosen.filter((p) => !pair.some((x) => x.c === p.c));
+    return [...pair, ...rest].slice(0, Math.max(2, maxSentences));
+  }
+  return null;
+}
+
 /**
  * A yes/no comparison's verdict (`verdict.ts`) with the candidate sentence quoted for each thing,
  * in question order; null when the sentences do not state one.
@@ -514,8 +548,15 @@ export function createExtractiveGenerator(options: ExtractiveOptions = {}): Gene
       const cands = candidates(prompt);
       await score(prompt, cands, signal);
       const verdict = verdictOf(prompt, cands);
-      const picked = verdict?.picked ?? select(cands, questionTerms(prompt.question));
-      const lead = verdict === null ? '' : `${verdict.verdict === 'yes' ? 'Yes' : 'No'}: `;
+      const chosen = verdict?.picked ?? select(cands, questionTerms(prompt.question));
+      const disagreement = verdict === null ? bothSides(prompt, cands, chosen, maxSentences) : null;
+      const picked = disagreement ?? chosen;
+      const lead =
+        verdict !== null
+          ? `${verdict.verdict === 'yes' ? 'Yes' : 'No'}: `
+          : disagreement !== null
+            ? `${SOURCES_DISAGREE}: `
+            : '';
       const pieces =
         picked.length === 0
           ? [NOT_IN_SOURCES]

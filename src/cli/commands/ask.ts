@@ -28,6 +28,17 @@ export function askJson(r: AskResult): Record<string, unknown> {
     cited: r.cited.map(sectionRefJson),
     invalid_citations: r.invalidCitations,
     abstained: r.abstained,
+    conflicts: r.conflicts.map((c) => ({
+      kind: c.kind,
+      sides: c.sides.map((side) => ({
+        n: side.n,
+        section_id: side.sectionId,
+        sentence: side.sentence,
+        span: side.span,
+        span_start: side.spanStart,
+        span_end: side.spanEnd,
+      })),
+    })),
     context: r.context.map((c) => ({ ...sectionRefJson(c), score: c.score, text: c.text })),
     generator: r.generator,
     usage: { prompt_tokens: r.usage.promptTokens, completion_tokens: r.usage.completionTokens },
