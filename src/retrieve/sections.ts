@@ -334,21 +334,21 @@ function sectionShingles(s: SectionRecord | undefined): Shingles | null {
 }
 
 /**
- * The distinct content terms of each chunk, memoised by chunk id: a chunk's text never changes
- * under its id (ids are never reused), and stemming every word of every returned chunk was the
- * largest cost of hydrating 100 hits. Bounded: cleared when it reaches `CHUNK_TERMS_MAX` chunks.
+ * The distinct content terms of each chunk, memoised by chunk id while its text is the same:
+ * stemming every word of every returned chunk was the largest cost of hydrating 100 hits. The text
+ * is compared because ids are unique within one vault only (a process may open several).
+ * Bounded: cleared when it reaches `CHUNK_TERMS_MAX` chunks.
  */
-const CHUNK_TERMS = new Map<number, ReadonlySet<string>>();
+const CHUNK_TERMS = new Map<number, { text: string; terms: ReadonlySet<string> }>();
 const CHUNK_TERMS_MAX = 20_000;
 
 function chunkTerms(c: ChunkRecord): ReadonlySet<string> {
-  let t = CHUNK_TERMS.get(c.id);
-  if (t === undefined) {
-    t = new Set(contentTerms(c.text));
-    if (CHUNK_TERMS.size >= CHUNK_TERMS_MAX) CHUNK_TERMS.clear();
-    CHUNK_TERMS.set(c.id, t);
-  }
-  return t;
+  const m = CHUNK_TERMS.get(c.id);
+  if (m !== undefined && m.text === c.text) return m.terms;
+  const terms = new Set(contentTerms(c.text));
+  if (CHUNK_TERMS.size >= CHUNK_TERMS_MAX) CHUNK_TERMS.clear();
+  CHUNK_TERMS.set(c.id, { text: c.text, terms });
+  return terms;
 }
 
 /** How many of `terms` occur in `have` (iterating the smaller set). */
