@@ -23,6 +23,7 @@ import {
   type SectionHit,
   type SectionSearchResult,
   type SelectionOptions,
+  whereFound,
 } from './retrieve/sections.js';
 import { QualityLoop } from './quality/quality-loop.js';
 import { builtinEmbedder, fitBuiltin, IDF_BLOB, needsFit, PENDING_IDF_BLOB } from './embed/builtin-state.js';
@@ -660,14 +661,7 @@ export class Vault {
       );
       if (twin < 0) continue;
       out.splice(twin + 1, 0, {
-        sectionId: s.id,
-        docId: d.id,
-        source: d.source,
-        docTitle: d.title,
-        kind: d.kind,
-        title: s.title,
-        breadcrumb: s.breadcrumb,
-        pages: s.pageStart === null ? null : [s.pageStart, s.pageEnd ?? s.pageStart],
+        ...whereFound(s, d),
         score: c.score,
         retrievalRank: c.retrievalRank,
         selectionRank: out.length,

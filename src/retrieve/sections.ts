@@ -259,18 +259,11 @@ export async function searchSections(
     const best = bestChunks(chunksBySection.get(s.id) ?? [], terms, p.fused.chunkIds);
     let snippets = best
       .slice(0, MAX_SNIPPETS)
-      .map((c) => snippet(c.text))
+      .map(chunkSnippet)
       .filter((t) => t !== '');
     if (snippets.length === 0) snippets = [snippet(subtreeText(s.id, trees.get(s.docId) ?? [s]))];
     const hit: SectionHit = {
-      sectionId: s.id,
-      docId: d.id,
-      source: d.source,
-      docTitle: d.title,
-      kind: d.kind,
-      title: s.title,
-      breadcrumb: s.breadcrumb,
-      pages: s.pageStart === null ? null : [s.pageStart, s.pageEnd ?? s.pageStart],
+      ...whereFound(s, d),
       score: p.fused.score,
       retrievalRank: p.retrievalRank,
       selectionRank,
@@ -308,6 +301,26 @@ export async function searchSections(
   };
 }
 
+/** Where a hit was found: its section and document, as a hit names them. */
+export function whereFound(
+  s: SectionRecord,
+  d: DocumentRecord,
+): Pick<
+  SectionHit,
+  'sectionId' | 'docId' | 'source' | 'docTitle' | 'kind' | 'title' | 'breadcrumb' | 'pages'
+> {
+  return {
+    sectionId: s.id,
+    docId: d.id,
+    source: d.source,
+    docTitle: d.title,
+    kind: d.kind,
+    title: s.title,
+    breadcrumb: s.breadcrumb,
+    pages: s.pageStart === null ? null : [s.pageStart, s.pageEnd ?? s.pageStart],
+  };
+}
+
 /**
  * Extra candidates a folded top-k list reads past `limit` (at most `limit` more), so that folding
  * copies away still leaves `limit` distinct passages when the pool has them.
@@ -334,21 +347,37 @@ function sectionShingles(s: SectionRecord | undefined): Shingles | null {
 }
 
 /**
- * The distinct content terms of each chunk, memoised by chunk id while its text is the same:
- * stemming every word of every returned chunk was the largest cost of hydrating 100 hits. The text
- * is compared because ids are unique within one vault only (a process may open several).
- * Bounded: cleared when it reaches `CHUNK_TERMS_MAX` chunks.
+ * What hydration derives from a chunk's text alone — its distinct content terms (for choosing
+ * snippets) and its snippet — memoised by chunk id while its text is the same: stemming every
+ * word of every returned chunk, then cutting its snippet, was the largest cost of hydrating 100
+ * hits. The text is compared because ids are unique within one vault only (a process may open
+ * several). Bounded: cleared when it reaches `CHUNK_MEMO_MAX` chunks.
  */
-const CHUNK_TERMS = new Map<number, { text: string; terms: ReadonlySet<string> }>();
-const CHUNK_TERMS_MAX = 20_000;
+interface ChunkMemo {
+  text: string;
+  terms?: ReadonlySet<string>;
+  snippet?: string;
+}
+const CHUNK_MEMO = new Map<number, ChunkMemo>();
+const CHUNK_MEMO_MAX = 20_000;
+
+function chunkMemo(c: ChunkRecord): ChunkMemo {
+  let m = CHUNK_MEMO.get(c.id);
+  if (m === undefined || m.text !== c.text) {
+    if (CHUNK_MEMO.size >= CHUNK_MEMO_MAX) CHUNK_MEMO.clear();
+    CHUNK_MEMO.set(c.id, (m = { text: c.text }));
+  }
+  return m;
+}
 
 function chunkTerms(c: ChunkRecord): ReadonlySet<string> {
-  const m = CHUNK_TERMS.get(c.id);
-  if (m !== undefined && m.text === c.text) return m.terms;
-  const terms = new Set(contentTerms(c.text));
-  if (CHUNK_TERMS.size >= CHUNK_TERMS_MAX) CHUNK_TERMS.clear();
-  CHUNK_TERMS.set(c.id, { text: c.text, terms });
-  return terms;
+  const m = chunkMemo(c);
+  return (m.terms ??= new Set(contentTerms(c.text)));
+}
+
+function chunkSnippet(c: ChunkRecord): string {
+  const m = chunkMemo(c);
+  return (m.snippet ??= snippet(c.text));
 }
 
 /** How many of `terms` occur in `have` (iterating the smaller set). */
