@@ -9,11 +9,6 @@ export interface CliIO {
   cwd: string;
   /** Aborted when the user asks the command to stop (SIGINT, SIGTERM). */
   signal?: AbortSignal;
-  /**
-   * This command as its own process (the script and its arguments), so it can run parts of a
-   * long batch in child processes of itself; absent when the CLI runs inside another program.
-   */
-  self?: { script: string; argv: readonly string[] };
 }
 
 /**
@@ -62,8 +57,5 @@ export function processIO(): CliIO {
     env: process.env,
     cwd: process.cwd(),
     signal: stopSignal(process.stderr),
-    ...(process.argv[1] === undefined
-      ? {}
-      : { self: { script: process.argv[1], argv: process.argv.slice(2) } }),
   };
 }

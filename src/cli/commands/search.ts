@@ -8,7 +8,6 @@ import { markdownToPlain, snippetToPlain } from '../../text/plain-text.js';
 import { styler } from '../style.js';
 import { hitJson } from './hit-json.js';
 import { jsonLine } from '../json-line.js';
-import { batchProcesses, runInProcesses } from '../batch-processes.js';
 import { whereLabel } from './where-label.js';
 import { RANKED_LIST_OPTIONS, RETRIEVAL_OPTIONS, searchOptionsFrom } from './retrieval-flags.js';
 
@@ -50,7 +49,7 @@ function printHits(ctx: CommandContext, hits: SectionHit[], withText: boolean): 
 async function batchSearch(ctx: CommandContext, file: string): Promise<number> {
   let raw: string;
   try {
-    raw = file === '-' ? await ctx.io.readStdin() : await readFile(file, 'utf8');
+    raw = await readFile(file, 'utf8');
   } catch (e) {
     throw new QuiverError(
       'UNREADABLE',
@@ -76,16 +75,6 @@ async function batchSearch(ctx: CommandContext, file: string): Promise<number> {
       throw new QuiverError('BAD_INPUT', `quiver search: ${file} line ${n} has no word to search for`);
     return { id: o.id ?? o._id ?? n, text };
   });
-  // A long batch runs in several processes (one per core) when this is the real command line; the
-  // output is the same, in the same order.
-  const processes = batchProcesses(queries.length, str(ctx.values, 'jobs'));
-  if (processes > 1 && ctx.io.self !== undefined)
-    return runInProcesses(
-      ctx.io,
-      ctx.io.self,
-      queries.map((q) => JSON.stringify({ id: q.id, text: q.text })),
-      processes,
-    );
   const vault = await ctx.openVault({ readonly: true });
   const opts = searchOptionsFrom(ctx.values);
   for (const q of queries) {
@@ -104,14 +93,9 @@ export const searchCommand: Command = {
     queries: {
       type: 'string',
       value: 'FILE',
-      help: 'JSONL file of {"id", "text"} (- for standard input): one JSON result line per query',
+      help: 'JSONL file of {"id", "text"}: one JSON result line per query',
     },
     ids: { type: 'boolean', help: 'print only the section ids, one per line (for scripts)' },
-    jobs: {
-      type: 'string',
-      value: 'N',
-      help: 'processes for --queries (default: one per core, up to 4, at least 100 queries each)',
-    },
   },
   maxArgs: null,
   async run(ctx) {
