@@ -58,6 +58,14 @@ describe('quiver CLI on the demo corpus', () => {
     expect(results.map((h) => h.selection_rank)).toEqual(results.map((_, i) => i));
   });
 
+  it('search --queries - reads the queries from standard input', async () => {
+    const r = await runCli(['search', '--queries', '-', '--limit', '2', '--json', '--vault', vault], {
+      stdin: '{"id": "s", "text": "sourdough starter temperature"}\n',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.trim()).id).toBe('s');
+  });
+
   it('search --queries prints one JSON line per query', async () => {
     const file = join(tmp.dir, 'q.jsonl');
     writeFileSync(

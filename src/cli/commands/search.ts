@@ -49,7 +49,7 @@ function printHits(ctx: CommandContext, hits: SectionHit[], withText: boolean): 
 async function batchSearch(ctx: CommandContext, file: string): Promise<number> {
   let raw: string;
   try {
-    raw = await readFile(file, 'utf8');
+    raw = file === '-' ? await ctx.io.readStdin() : await readFile(file, 'utf8');
   } catch (e) {
     throw new QuiverError(
       'UNREADABLE',
@@ -93,7 +93,7 @@ export const searchCommand: Command = {
     queries: {
       type: 'string',
       value: 'FILE',
-      help: 'JSONL file of {"id", "text"}: one JSON result line per query',
+      help: 'JSONL file of {"id", "text"} (- for standard input): one JSON result line per query',
     },
     ids: { type: 'boolean', help: 'print only the section ids, one per line (for scripts)' },
   },
