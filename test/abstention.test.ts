@@ -33,6 +33,15 @@ describe('abstaining on the demo vault', () => {
     await off.close();
   });
 
+  it('the transcript keeps the abstention, not the quotes it replaced', async () => {
+    const v = await Vault.open({ overrides: { vault: path } });
+    const r = await v.ask('What is the boiling point of mercury?');
+    const t = await v.store.getTranscript(r.transcriptId!);
+    expect(t?.answer).toBe(r.answer);
+    expect(t?.cited).toEqual([]);
+    await v.close();
+  });
+
   it('answers a question the demo does answer', async () => {
     const v = await Vault.open({ overrides: { vault: path } });
     const r = await v.ask('How long should espresso extraction take?', { record: false });

@@ -44,7 +44,12 @@ function boiler(i: number): { text: string; title: string; source: string } {
 }
 
 async function corpusVault(): Promise<Vault> {
-  const v = await Vault.open({ overrides: { vault: join(dir, `v${n++}.db`) }, env: {} });
+  // The synthetic notes are word salad that answers no question: abstaining (answer/abstain.ts) is
+  // off, so asks quote and cite as the feedback log needs.
+  const v = await Vault.open({
+    overrides: { vault: join(dir, `v${n++}.db`), 'answer.abstainBelow': 0 },
+    env: {},
+  });
   const docs = [
     ...(['bees', 'optics', 'metal'] as const).flatMap((t) => [0, 1, 2, 3].map((i) => content(t, i))),
     ...[0, 1, 2].map(boiler),
