@@ -1,4 +1,3 @@
-import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import {
   chromeReason,
@@ -12,12 +11,11 @@ import {
   isMetaLine,
   isTeaserList,
 } from './boilerplate.js';
-import { buildTree, textOf, type HtmlNode } from './html-tree.js';
+import { parseTree, textOf, type HtmlNode } from './html-tree.js';
 
 /** The first element of `html` (in a body) as a tree node, statistics summed. */
 function node(html: string): HtmlNode {
-  const doc = new new JSDOM('').window.DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
-  const first = buildTree(doc).root.children.find((c) => c.tag !== '#text');
+  const first = parseTree(`<body>${html}</body>`).root.children.find((c) => c.tag !== '#text');
   if (first === undefined) throw new Error('no element');
   return first;
 }

@@ -1,10 +1,9 @@
-import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { findContent, paragraphPoints, voteShare } from './html-content.js';
-import { buildTree, textOf } from './html-tree.js';
+import { parseTree, textOf } from './html-tree.js';
 
 const content = (html: string) => {
-  const tree = buildTree(new new JSDOM('').window.DOMParser().parseFromString(html, 'text/html'));
+  const tree = parseTree(html);
   return { tree, content: findContent(tree) };
 };
 const para = (n: number): string =>

@@ -1,6 +1,6 @@
 /**
  * A linear pre-scan of HTML nesting depth, following the HTML parser's rules closely enough that a
- * page cannot nest deeper in jsdom than the scan reports (see {@link htmlNestingDepth}).
+ * page cannot nest deeper in the parsed tree (parse5's, as jsdom's) than the scan reports (see {@link htmlNestingDepth}).
  */
 import type { NestingDepth } from './nesting.js';
 

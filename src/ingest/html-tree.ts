@@ -1,9 +1,11 @@
 /**
- * A page as a light tree built in one walk of the DOM, with each element's text statistics summed
- * bottom-up, so that every later decision (boilerplate, main content, sections) reads numbers
- * instead of asking the DOM for `textContent` or live collections again. Everything here is linear
- * in the number of nodes.
+ * A page as a light tree built in one walk of its parsed nodes, with each element's text
+ * statistics summed bottom-up, so that every later decision (boilerplate, main content, sections)
+ * reads numbers instead of asking a DOM for `textContent` or live collections. Everything here is
+ * linear in the number of nodes.
  */
+import { createRequire } from 'node:module';
+import type { DefaultTreeAdapterTypes } from 'parse5';
 
 /** Elements dropped while the tree is built: they never carry article text. */
 export const NEVER_CONTENT = new Set([
@@ -141,8 +143,28 @@ export interface HtmlTree {
 const CONTROLS = new Set(['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON']);
 const EMBEDS = new Set(['IFRAME', 'OBJECT', 'EMBED', 'VIDEO', 'AUDIO']);
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
-const COMMAS = /[,，、،]/g;
-const SPACE = /\s/g;
+
+/** Whether a UTF-16 code unit is white space as `\s` reads it. */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** Whether a UTF-16 code unit is a comma (`,`, `，`, `、`, `،`). */
+function isComma(c: number): boolean {
+  return c === 0x2c || c === 0xff0c || c === 0x3001 || c === 0x060c;
+}
 
 function newNode(tag: string, parent: HtmlNode | undefined): HtmlNode {
   return {
@@ -175,61 +197,150 @@ function newNode(tag: string, parent: HtmlNode | undefined): HtmlNode {
   };
 }
 
+type Parse5 = typeof import('parse5');
+type P5Node = DefaultTreeAdapterTypes.Node;
+type P5Element = DefaultTreeAdapterTypes.Element;
+
+const require = createRequire(import.meta.url);
+/** parse5, loaded on the first page read. */
+const parse5 = (): Parse5 => require('parse5') as Parse5;
+
 /**
- * Build the tree of `doc` in one walk of its DOM (first child / next sibling, no live collections,
- * no `textContent`): the body's elements and text, comments left out, {@link NEVER_CONTENT}
- * elements left out (form controls and embeds still counted on their parent), then the statistics
- * of {@link HtmlNode} summed bottom-up ({@link summarise}). Iterative, so any nesting depth is fine.
+ * Parse `html` as a browser would with scripting off (parse5, the WHATWG parser jsdom uses, so the
+ * tree jsdom builds, `<noscript>` read as markup; except that text foster-parented out of a table
+ * goes before the table, where browsers put it, not after) and build its light tree
+ * ({@link buildTree}). No DOM is made: parse5's plain nodes are released as they are read, so a
+ * page costs a small multiple of its size (see `MAX_HTML_BYTES`).
  */
-export function buildTree(doc: Document): HtmlTree {
-  const titleEl = doc.querySelector('title');
-  const title = titleEl === null ? '' : (titleEl.textContent ?? '');
-  const top = doc.body ?? doc.documentElement;
+export function parseTree(html: string): HtmlTree {
+  return buildTree(parse5().parse(html, { scriptingEnabled: false }));
+}
+
+function isElement(node: P5Node): node is P5Element {
+  return 'tagName' in node;
+}
+
+/**
+ * Fill a node's hints and flags from its element's attributes, in one pass over them (the parser
+ * keeps the first of a repeated name; attributes in a namespace, such as `xlink:href`, are not
+ * these).
+ */
+function readAttributes(el: P5Element, node: HtmlNode): void {
+  let id = '';
+  let cls = '';
+  for (const a of el.attrs) {
+    if (a.namespace !== undefined) continue;
+    switch (a.name) {
+      case 'id':
+        id = a.value;
+        break;
+      case 'class':
+        cls = a.value;
+        break;
+      case 'role':
+        node.role = a.value.toLowerCase();
+        break;
+      case 'itemprop':
+        node.itemprop = a.value.toLowerCase();
+        break;
+      case 'hidden':
+        node.hidden = true;
+        break;
+      case 'aria-hidden':
+        if (a.value === 'true') node.hidden = true;
+        break;
+      case 'style':
+        if (HIDDEN_STYLE.test(a.value)) node.hidden = true;
+        break;
+      case 'aria-modal':
+        node.modal = a.value === 'true';
+        break;
+      case 'href':
+        if (node.tag === 'A') {
+          const href = a.value.trim();
+          node.localLink = href.startsWith('#') || href.toLowerCase().startsWith('javascript:');
+        }
+        break;
+    }
+  }
+  node.hint = id === '' && cls === '' ? '' : `${id} ${cls}`.trim().toLowerCase();
+}
+
+/** The text of the first `<title>` in document order (any namespace, as `querySelector('title')`), '' when none. */
+function titleText(doc: DefaultTreeAdapterTypes.Document): string {
+  const stack: P5Node[] = [doc];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isElement(node) && node.tagName === 'title') {
+      const parts: string[] = [];
+      const inner: P5Node[] = [node];
+      while (inner.length > 0) {
+        const n = inner.pop()!;
+        if (n.nodeName === '#text') parts.push((n as DefaultTreeAdapterTypes.TextNode).value);
+        else if ('childNodes' in n)
+          for (let i = n.childNodes.length - 1; i >= 0; i--) inner.push(n.childNodes[i]!);
+      }
+      return parts.join('');
+    }
+    if ('childNodes' in node)
+      for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push(node.childNodes[i]!);
+  }
+  return '';
+}
+
+/**
+ * Build the tree of a parsed page in one walk (iterative, so any nesting depth is fine): the body's
+ * (else the root element's) elements and text, comments left out, {@link NEVER_CONTENT} elements
+ * left out (form controls and embeds still counted on their parent), then the statistics of
+ * {@link HtmlNode} summed bottom-up ({@link summarise}).
+ */
+function buildTree(doc: DefaultTreeAdapterTypes.Document): HtmlTree {
+  const title = titleText(doc);
+  const html = doc.childNodes.find(isElement);
+  const body = html?.childNodes.find(
+    (c): c is P5Element => isElement(c) && (c.tagName === 'body' || c.tagName === 'frameset'),
+  );
+  const top = body ?? html;
   const root = newNode(top?.tagName.toUpperCase() ?? 'BODY', undefined);
   const order: HtmlNode[] = [root];
-  if (top !== null) {
-    const stack: [Node, HtmlNode][] = [];
-    const pushChildren = (dom: Node, node: HtmlNode): void => {
+  const upper = new Map<string, string>(); // tag names upper-cased, once each
+  if (top !== undefined) {
+    // Two parallel stacks (a parsed node, the tree node it goes under): no pair allocated per node.
+    const pending: P5Node[] = [];
+    const parents: HtmlNode[] = [];
+    const pushChildren = (el: P5Element, node: HtmlNode): void => {
       // Children are pushed last-first so they are popped (and appended) in document order.
-      for (let c = dom.lastChild; c !== null; c = c.previousSibling) stack.push([c, node]);
+      for (let i = el.childNodes.length - 1; i >= 0; i--) {
+        pending.push(el.childNodes[i]!);
+        parents.push(node);
+      }
+      // The parsed nodes are released as they are read: only the stack holds what is left to read.
+      el.childNodes = [];
     };
     pushChildren(top, root);
-    while (stack.length > 0) {
-      const [dom, parent] = stack.pop()!;
-      if (dom.nodeType === 3) {
+    while (pending.length > 0) {
+      const p5 = pending.pop()!;
+      const parent = parents.pop()!;
+      if (p5.nodeName === '#text') {
         const node = newNode('#text', parent);
-        node.text = dom.nodeValue ?? '';
+        node.text = (p5 as DefaultTreeAdapterTypes.TextNode).value;
         parent.children.push(node);
         order.push(node);
         continue;
       }
-      if (dom.nodeType !== 1) continue;
-      const el = dom as Element;
-      const tag = el.tagName.toUpperCase();
+      if (!isElement(p5)) continue;
+      let tag = upper.get(p5.tagName);
+      if (tag === undefined) upper.set(p5.tagName, (tag = p5.tagName.toUpperCase()));
       if (NEVER_CONTENT.has(tag)) {
         if (CONTROLS.has(tag)) parent.ownControls++;
         if (EMBEDS.has(tag)) parent.ownEmbeds++;
         continue;
       }
       const node = newNode(tag, parent);
-      const id = el.getAttribute('id');
-      const cls = el.getAttribute('class');
-      node.hint = `${id ?? ''} ${cls ?? ''}`.trim().toLowerCase();
-      node.role = (el.getAttribute('role') ?? '').toLowerCase();
-      node.itemprop = (el.getAttribute('itemprop') ?? '').toLowerCase();
-      const style = el.getAttribute('style');
-      node.hidden =
-        el.hasAttribute('hidden') ||
-        el.getAttribute('aria-hidden') === 'true' ||
-        (style !== null && HIDDEN_STYLE.test(style));
-      node.modal = el.getAttribute('aria-modal') === 'true';
-      if (tag === 'A') {
-        const href = (el.getAttribute('href') ?? '').trim();
-        node.localLink = href.startsWith('#') || href.toLowerCase().startsWith('javascript:');
-      }
+      readAttributes(p5, node);
       parent.children.push(node);
       order.push(node);
-      pushChildren(el, node);
+      pushChildren(p5, node);
     }
   }
   const tree = { root, title, order };
@@ -261,8 +372,17 @@ function reset(node: HtmlNode): void {
 /** Fill a node's statistics from its own text or its (already summarised) children. */
 function summariseNode(node: HtmlNode, removed: ReadonlySet<HtmlNode>): void {
   if (node.tag === '#text') {
-    node.chars = node.text.length - (node.text.match(SPACE)?.length ?? 0);
-    node.commas = node.text.match(COMMAS)?.length ?? 0;
+    // One pass, no allocation: this runs for every text node on every summarise.
+    const text = node.text;
+    let chars = 0;
+    let commas = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (!isSpace(c)) chars++;
+      if (isComma(c)) commas++;
+    }
+    node.chars = chars;
+    node.commas = commas;
     return;
   }
   let inlineChars = 0;

@@ -1,9 +1,7 @@
-import { createRequire } from 'node:module';
-import type { JSDOM } from 'jsdom';
 import { encodingMeta, readerText } from './encoding.js';
 import { findContent, type Content } from './html-content.js';
 import { SectionWalker } from './html-sections.js';
-import { buildTree, textOf, type HtmlNode, type HtmlTree } from './html-tree.js';
+import { parseTree, textOf, type HtmlNode, type HtmlTree } from './html-tree.js';
 import type { ParsedDocument } from './parsed.js';
 import { assertNesting } from './nesting.js';
 import { squash, titleFromSource, type ReaderInput } from './_shared.js';
@@ -25,24 +23,26 @@ export async function readHtml(input: ReaderInput): Promise<ParsedDocument> {
 }
 
 /**
- * Read a decoded HTML page: its main content (`html-content.ts`) on a `jsdom` document (no scripts
- * run, no resources load), as sections cut at h1–h6 with paragraph breaks, list items and table
- * rows on their own lines (`html-sections.ts`). Scripts, styles, forms' controls and embeds never
+ * Read a decoded HTML page: its main content (`html-content.ts`) on the page's light tree
+ * (`parseTree`: parse5, the WHATWG parser, with scripting off; no scripts run, no resources
+ * load), as sections cut at h1–h6 with paragraph breaks, list items and table rows on their own
+ * lines (`html-sections.ts`). Scripts, styles, forms' controls and embeds never
  * reach the text; page chrome (menus, banners, cookie notices, dialogs, page headers and footers)
  * and the furniture inside the article (share bars, bylines, dates, captions, related links,
  * newsletter boxes) are dropped, and their text is kept, clipped, in `meta.removed`
  * (`"<reason>: <text>"`, at most {@link MAX_REMOVED_CHARS} characters in all; text of the page
  * outside the content follows as `"outside: …"`).
  *
- * Linear in the page: the DOM is walked once into a light tree with text statistics, and every
- * later step reads that tree (no `textContent` over the page, no live collections).
+ * Linear in the page: the parsed nodes are walked once into a light tree with text statistics (and
+ * released as they are read), and every later step reads that tree (no DOM, no `textContent` over
+ * the page, no live collections).
  *
  * Title: `titleOverride`, else the page's only H1 when the `<title>` contains it, else the
  * `<title>` without a site name after (or before) a separator (` | `, ` - `, ` – `, ` — `, ` » `,
  * ` · `), else the first heading, else the file name.
  *
  * A page nesting deeper than `MAX_HTML_NESTING` elements (see `htmlNestingDepth`) →
- * `QuiverError('CORRUPT_FILE')` before jsdom sees it.
+ * `QuiverError('CORRUPT_FILE')` before it is parsed.
  */
 export function parseHtml(html: string, origin: string, titleOverride?: string): ParsedDocument {
   return parseHtmlWithWork(html, origin, titleOverride).doc;
@@ -58,7 +58,7 @@ export function parseHtmlWithWork(
   titleOverride?: string,
 ): { doc: ParsedDocument; nodes: number; work: number } {
   assertNesting(html, 'HTML', origin);
-  const tree = buildTree(parseDocument(html));
+  const tree = parseTree(html);
   const content = findContent(tree);
   const walker = new SectionWalker(content.dropped);
   for (const root of content.roots) walker.walkRoot(root);
@@ -168,22 +168,4 @@ function removedText(tree: HtmlTree, content: Content): string[] {
 
 function nonEmpty(s: string | undefined): string | undefined {
   return s !== undefined && s.length > 0 ? s : undefined;
-}
-
-let shared: JSDOM | undefined;
-const require = createRequire(import.meta.url);
-/** jsdom, loaded on the first page read (it costs ~0.3 s at start-up). */
-const dom = (): { JSDOM: typeof JSDOM; VirtualConsole: typeof import('jsdom').VirtualConsole } =>
-  require('jsdom') as typeof import('jsdom');
-
-/**
- * Parse HTML into a Document with one shared jsdom window's DOMParser: no window per page (creating
- * one costs tens of milliseconds), no script execution, no resource loading.
- */
-function parseDocument(html: string): Document {
-  if (shared === undefined) {
-    const { JSDOM: Dom, VirtualConsole } = dom();
-    shared = new Dom('', { virtualConsole: new VirtualConsole() });
-  }
-  return new shared.window.DOMParser().parseFromString(html, 'text/html');
 }

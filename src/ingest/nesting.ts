@@ -1,6 +1,6 @@
 /**
  * Cheap, linear pre-scans that measure how deeply a Markdown or HTML file nests, so the tree parsers
- * (marked, jsdom + Readability) are never handed a file that would exhaust the heap or the stack.
+ * (marked, the HTML reader) are never handed a file that would exhaust the heap or the stack.
  * Both scans are approximations tuned to over-count rather than under-count: a real document stays
  * far below the limits, and a hostile one cannot hide its depth from them.
  */
