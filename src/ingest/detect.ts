@@ -71,7 +71,9 @@ const SQLITE_MAGIC = 'SQLite format 3\0';
  *
  * Bytes that start with a UTF-16 byte-order mark are judged by their characters instead (UTF-16
  * text is full of NUL bytes): a NUL character → `"NUL character at <index>"`, and the same share of
- * control characters. Empty input → undefined. Only the sniffed prefix is read, so a caller may
+ * characters text does not hold: controls, lone surrogates (decoded as U+FFFD), private-use
+ * characters and noncharacters (binary bytes after `FF FE` read as about 13% of those; text as
+ * none). Empty input → undefined. Only the sniffed prefix is read, so a caller may
  * pass just that prefix.
  *
  * @example binaryReason(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0])) // 'NUL byte at 4'
@@ -98,8 +100,15 @@ function controlReason(n: number, at: (i: number) => number, unit: 'byte' | 'cha
     const b = at(i);
     if (b === 0) return `NUL ${unit} at ${i}`;
     if ((b < 32 && b !== 9 && b !== 10 && b !== 13 && b !== 12 && b !== 27) || b === 127) control++;
+    else if (unit === 'character' && notText(b)) control++;
   }
-  return control > MAX_CONTROL_SHARE * n ? `${control} control ${unit}s in the first ${n}` : undefined;
+  if (control <= MAX_CONTROL_SHARE * n) return undefined;
+  return `${control} control ${unit === 'byte' ? 'bytes' : 'or non-text characters'} in the first ${n}`;
+}
+
+/** A UTF-16 code unit text does not hold: U+FFFD (a lone surrogate, decoded), private use, U+FFFE/U+FFFF. */
+function notText(c: number): boolean {
+  return c === 0xfffd || (c >= 0xe000 && c <= 0xf8ff) || c === 0xfffe || c === 0xffff;
 }
 
 export interface ValidateOptions {

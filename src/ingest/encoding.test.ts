@@ -6,6 +6,7 @@ import {
   declaredCharset,
   decodeBytes,
   decodeWindows1252,
+  detectionSample,
   encodingForLabel,
   encodingMeta,
   hasDecodingDebris,
@@ -281,11 +282,11 @@ describe('readerText, encodingMeta, utf8Chunks', () => {
   });
 
   it('records only what is not clean UTF-8', () => {
-    expect(encodingMeta({ text: '', encoding: 'utf-8', source: 'utf-8', replaced: 0 })).toEqual({});
-    expect(encodingMeta({ text: '', encoding: 'utf-16le', source: 'bom', replaced: 0 })).toEqual({
+    expect(encodingMeta({ encoding: 'utf-8', source: 'utf-8', replaced: 0 })).toEqual({});
+    expect(encodingMeta({ encoding: 'utf-16le', source: 'bom', replaced: 0 })).toEqual({
       encoding: 'utf-16le',
     });
-    expect(encodingMeta({ text: '', encoding: 'utf-8', source: 'declared', replaced: 2 })).toEqual({
+    expect(encodingMeta({ encoding: 'utf-8', source: 'declared', replaced: 2 })).toEqual({
       encoding: 'utf-8',
       invalid_sequences: 2,
     });
@@ -308,5 +309,76 @@ describe('readerText, encodingMeta, utf8Chunks', () => {
       ),
       { numRuns: 50 },
     );
+  });
+
+  it('re-encodes a legacy stream whatever the chunk boundaries, and strictly calls fail (property)', async () => {
+    const cp1251 = encoderFor('windows-1251');
+    const cp1252 = encoderFor('windows-1252');
+    const collect = async (bytes: Uint8Array, size: number, encoding: string): Promise<string> => {
+      async function* chunks(): AsyncGenerator<Uint8Array> {
+        for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+      }
+      const out: Uint8Array[] = [];
+      const fail = (): Error => new Error('undefined byte');
+      for await (const c of utf8Chunks(chunks(), encoding, { fail })) out.push(c);
+      return new TextDecoder().decode(concat(...out));
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(...'Кофе ёж, “чай” — €5…\nabc'), { maxLength: 60 }).map((a) => a.join('')),
+        fc.integer({ min: 1, max: 9 }),
+        async (text, size) => {
+          expect(await collect(cp1251(text), size, 'windows-1251')).toBe(text);
+          const latin = text.replace(/[^ -~\n“”—€…]/g, 'e');
+          expect(await collect(cp1252(latin), size, 'windows-1252')).toBe(latin);
+        },
+      ),
+      { numRuns: 100 },
+    );
+    // 0x81 is undefined in windows-1252 (a C1 control if read leniently): strict decoding fails.
+    await expect(collect(Uint8Array.from([0x61, 0x81, 0x62]), 2, 'windows-1252')).rejects.toThrow(
+      'undefined byte',
+    );
+  });
+});
+
+describe('detectionSample', () => {
+  it('starts at the word of the first byte that is not UTF-8, and ends on a break when cut', () => {
+    const bytes = concat(
+      ascii('x'.repeat(100_000) + '\nline '),
+      encoderFor('windows-1251')('Кофе и чай. '.repeat(10_000)),
+    );
+    const at = utf8Profile(bytes).firstInvalid;
+    const sample = detectionSample(bytes, at);
+    expect(sample.subarray(0, 5)).toEqual(encoderFor('windows-1251')('Кофе '));
+    expect(sample.length).toBeLessThanOrEqual(64 * 1024);
+    expect(sample[sample.length - 1]).toBe(0x20);
+    expect(detectionSample(ascii('short é'), 6)).toEqual(ascii('é')); // from the word, to the end
+  });
+
+  it('keeps only the text of an HTML page: scripts, styles, comments and tags out', () => {
+    const page = ascii(
+      '<p class="a">one <b>two</b></p><script>var x = "<p>";</script><!-- c --><style>p{}</style>three',
+    );
+    expect(
+      Buffer.from(detectionSample(page, 0, true))
+        .toString('latin1')
+        .split(/\s+/)
+        .filter(Boolean),
+    ).toEqual(['one', 'two', 'three']);
+  });
+
+  it('finds windows-1251 behind 100 KB of ASCII script, in an undeclared page and in plain text', () => {
+    const cyrillic = 'Москва — столица России, крупнейший по численности населения город страны.';
+    const encode = encoderFor('windows-1251');
+    const page = concat(
+      ascii(`<html><head><script>${'var a = 1;\n'.repeat(10_000)}</script></head><body><p>`),
+      encode(cyrillic),
+      ascii('</p></body></html>'),
+    );
+    expect(decodeBytes(page, { html: true })).toMatchObject({ encoding: 'windows-1251', source: 'detected' });
+    expect(decodeBytes(page, { html: true }).text).toContain(cyrillic);
+    const text = concat(ascii('log line\n'.repeat(12_000)), encode(cyrillic));
+    expect(decodeBytes(text).text.endsWith(cyrillic)).toBe(true);
   });
 });

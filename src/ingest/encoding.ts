@@ -12,8 +12,12 @@ import { utf8Profile } from './utf8.js';
 
 /** How many leading bytes of an HTML page are searched for its `<meta charset>` (the `<head>` at most). */
 export const CHARSET_PRESCAN_BYTES = 16 * 1024;
-/** How many bytes the detector reads (from the start): enough for its statistics, cheap on big files. */
+/** How many bytes the detector reads: enough for its statistics, cheap on big files. */
 export const DETECT_SAMPLE_BYTES = 64 * 1024;
+/** How far before the first byte that is not UTF-8 the detector's sample may start (back to a line break or space). */
+export const SAMPLE_LEAD_BYTES = 4096;
+/** Of an HTML page, how many bytes from there are read for the sample's text (markup taken out). */
+export const HTML_SAMPLE_WINDOW_BYTES = 512 * 1024;
 /** A detector's guess below this confidence (0–100) is not tried. */
 export const MIN_DETECT_CONFIDENCE = 10;
 /** What legacy text falls back to, as browsers do for Latin pages. */
@@ -22,13 +26,17 @@ export const FALLBACK_ENCODING = 'windows-1252';
 /** Where a decision came from. */
 export type EncodingSource = 'bom' | 'declared' | 'utf-8' | 'detected' | 'fallback';
 
-export interface DecodedText {
-  text: string;
+/** Which encoding bytes were read in, and how that was decided. */
+export interface EncodingChoice {
   /** The encoding's WHATWG name, as `TextDecoder#encoding` gives it: `utf-8`, `utf-16le`, `windows-1251`, … */
   encoding: string;
   source: EncodingSource;
   /** How many ill-formed sequences became U+FFFD (only ever non-zero for UTF-8 with a few bad bytes). */
   replaced: number;
+}
+
+export interface DecodedText extends EncodingChoice {
+  text: string;
 }
 
 export interface DecodeOptions {
@@ -126,7 +134,8 @@ export function hasDecodingDebris(text: string): boolean {
  *    than ill-formed sequences (UTF-8 with a few bad bytes: each becomes U+FFFD, counted in `replaced`);
  * 4. a legacy encoding: the detector's guesses and {@link FALLBACK_ENCODING}, the one whose decoding
  *    reads most like text (see `pickLegacy`: no {@link hasDecodingDebris}, the least
- *    `decodingPenalty`, windows-1252 on a tie unless the detector is much surer of another).
+ *    `decodingPenalty`, windows-1252 on a tie unless the detector is much surer of another),
+ *    judged on the text around the first byte that is not UTF-8 ({@link detectionSample}).
  * Else → QuiverError INVALID_UTF8 (the bytes are not UTF-8 and nothing else fits). Empty input → ''.
  * A decoding with a BOM or a declaration is lenient (a bad sequence becomes U+FFFD).
  *
@@ -151,14 +160,70 @@ export function decodeBytes(bytes: Uint8Array, options: DecodeOptions = {}): Dec
   }
   if (validUtf8 || profile.multibyte > profile.invalid)
     return lenient(bytes, 'utf-8', 'utf-8', profile.invalid);
-  const picked = pickLegacy(bytes);
+  const picked = pickLegacy(detectionSample(bytes, profile.firstInvalid, options.html === true), bytes);
   if (picked !== undefined) return { ...picked, replaced: 0 };
-  const source = options.source ?? 'input';
-  throw new QuiverError(
+  throw noEncodingFits(options.source ?? 'input', profile.firstInvalid);
+}
+
+/** INVALID_UTF8 for bytes that are not UTF-8 (first bad sequence at `offset`) and that no other encoding reads. */
+export function noEncodingFits(source: string, offset: number): QuiverError {
+  return new QuiverError(
     'INVALID_UTF8',
-    `quiver: ${source} is not valid UTF-8 (at byte ${profile.firstInvalid}) and no other encoding fits`,
-    { details: { source, offset: profile.firstInvalid } },
+    `quiver: ${source} is not valid UTF-8 (at byte ${offset}) and no other encoding fits`,
+    { details: { source, offset } },
   );
+}
+
+/**
+ * The legacy encoding `sample` is in, chosen as {@link decodeBytes} chooses for bytes that are not
+ * UTF-8 (the detector's guesses and windows-1252, see `pickLegacy`), or undefined when none reads
+ * as text. For a file too big to hold: pass its {@link detectionSample}, then decode the whole
+ * stream with `utf8Chunks(…, { fail })`, which checks every byte as the choice here checked the
+ * sample.
+ */
+export function detectLegacy(sample: Uint8Array): { encoding: string; source: EncodingSource } | undefined {
+  const picked = pickLegacy(sample);
+  return picked === undefined ? undefined : { encoding: picked.encoding, source: picked.source };
+}
+
+const SCRIPT_OR_STYLE = /<(script|style)\b[^>]*>[\s\S]*?(?:<\/\1\s*>|$)/gi;
+const COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
+const TAG = /<[^>]*>?/g;
+
+const isBreak = (b: number | undefined): boolean => b === 0x0a || b === 0x0d || b === 0x20 || b === 0x09;
+
+/**
+ * What the detector reads of `bytes`, whose first byte that is not UTF-8 is at `offset`: up to
+ * {@link DETECT_SAMPLE_BYTES} from the last line break or space in the {@link SAMPLE_LEAD_BYTES}
+ * before it (so the legacy text is in the sample however much ASCII comes first), ending after a
+ * line break or space when cut short. No ASCII line break, space or tab is ever inside a character
+ * of the legacy encodings, single-byte or CJK, so the sample starts and ends on characters. With
+ * `html`, the sample is the text of the {@link HTML_SAMPLE_WINDOW_BYTES} from there, scripts,
+ * styles, comments and tags taken out (a page's Cyrillic is not outweighed by its ASCII markup).
+ */
+export function detectionSample(bytes: Uint8Array, offset: number, html = false): Uint8Array {
+  let start = Math.max(0, offset - SAMPLE_LEAD_BYTES);
+  for (let i = offset - 1; i >= start; i--)
+    if (isBreak(bytes[i])) {
+      start = i + 1;
+      break;
+    }
+  const end = Math.min(bytes.length, start + (html ? HTML_SAMPLE_WINDOW_BYTES : DETECT_SAMPLE_BYTES));
+  let sample = bytes.subarray(start, end);
+  let cut = end < bytes.length;
+  if (html) {
+    const text = latin1(sample).replace(SCRIPT_OR_STYLE, ' ').replace(COMMENT, ' ').replace(TAG, ' ');
+    cut ||= text.length > DETECT_SAMPLE_BYTES;
+    sample = Buffer.from(text.slice(0, DETECT_SAMPLE_BYTES), 'latin1');
+  }
+  if (!cut) return sample;
+  let last = sample.length - 1;
+  while (last >= 0 && !isBreak(sample[last])) last--;
+  return last > 0 ? sample.subarray(0, last + 1) : sample;
+}
+
+function latin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
 }
 
 /** Decode, bad sequences becoming U+FFFD (`replaced` of them, as the caller counted). */
@@ -215,18 +280,20 @@ export const FALLBACK_MARGIN = 20;
 export const MAX_DECODING_PENALTY = 0.5;
 
 /**
- * The legacy encoding of bytes that are not UTF-8: among the detector's guesses (confidence at least
+ * The legacy encoding of bytes that are not UTF-8, judged on `sample` (the detector's input, a
+ * {@link detectionSample}): among the detector's guesses (confidence at least
  * {@link MIN_DETECT_CONFIDENCE}, {@link MIN_MULTIBYTE_CONFIDENCE} for CJK) and windows-1252, those
- * that decode with no debris; of them the ones with the lowest {@link decodingPenalty} (on the first
- * {@link DETECT_SAMPLE_BYTES}); of those windows-1252 unless another is at least
+ * that decode the sample, and `whole` when given, with no debris; of them the ones with the lowest
+ * {@link decodingPenalty} on the sample; of those windows-1252 unless another is at least
  * {@link FALLBACK_MARGIN} more confident, else the most confident. Undefined when none decodes with a
- * penalty under {@link MAX_DECODING_PENALTY}.
+ * penalty under {@link MAX_DECODING_PENALTY}. `text` is `whole` decoded ('' without it).
  */
 function pickLegacy(
-  bytes: Uint8Array,
+  sample: Uint8Array,
+  whole?: Uint8Array,
 ): { text: string; encoding: string; source: EncodingSource } | undefined {
   const confidence = new Map<string, number>();
-  for (const match of chardet().analyse(bytes.subarray(0, DETECT_SAMPLE_BYTES))) {
+  for (const match of chardet().analyse(sample)) {
     const encoding = match.name === 'ASCII' ? undefined : encodingForLabel(match.name);
     if (encoding === undefined || encoding === 'utf-8' || confidence.has(encoding)) continue;
     const min = MULTIBYTE.has(encoding) ? MIN_MULTIBYTE_CONFIDENCE : MIN_DETECT_CONFIDENCE;
@@ -234,10 +301,12 @@ function pickLegacy(
   }
   const candidates: { encoding: string; text: string; penalty: number; confidence: number }[] = [];
   for (const encoding of new Set([...confidence.keys(), FALLBACK_ENCODING])) {
-    const text = strict(bytes, encoding);
-    if (text === undefined) continue;
-    const penalty = decodingPenalty(text.slice(0, DETECT_SAMPLE_BYTES));
-    if (penalty < MAX_DECODING_PENALTY)
+    const read = strict(sample, encoding);
+    if (read === undefined) continue;
+    const penalty = decodingPenalty(read);
+    if (penalty >= MAX_DECODING_PENALTY) continue;
+    const text = whole === undefined ? '' : strict(whole, encoding);
+    if (text !== undefined)
       candidates.push({ encoding, text, penalty, confidence: confidence.get(encoding) ?? 0 });
   }
   if (candidates.length === 0) return undefined;
@@ -271,25 +340,50 @@ export function readerText(bytes: Uint8Array, options: DecodeOptions = {}): Deco
  * What a parsed document's `meta` records about its decoding: `{ encoding }` when it was not
  * UTF-8, `{ encoding, invalid_sequences }` when UTF-8 had bad bytes; `{}` for clean UTF-8.
  */
-export function encodingMeta(decoded: DecodedText): Record<string, unknown> {
+export function encodingMeta(decoded: EncodingChoice): Record<string, unknown> {
   if (decoded.replaced > 0) return { encoding: decoded.encoding, invalid_sequences: decoded.replaced };
   return decoded.encoding === 'utf-8' ? {} : { encoding: decoded.encoding };
 }
 
+export interface RecodeOptions {
+  /**
+   * Decode strictly: a sequence the encoding does not define, or a C1 control in the text (see
+   * {@link hasDecodingDebris}), throws `fail()` instead of becoming U+FFFD. Defaults to lenient.
+   */
+  fail?: () => Error;
+}
+
 /**
- * Re-encode a chunked stream in `encoding` as UTF-8 chunks (a BOM dropped, bad sequences →
- * U+FFFD), so the UTF-8 streaming readers can read UTF-16 text. Linear; one chunk in memory.
+ * Re-encode a chunked stream in `encoding` as UTF-8 chunks (a BOM dropped; bad sequences → U+FFFD,
+ * or `fail()` with `options.fail`), so the UTF-8 streaming readers can read UTF-16 and legacy text.
+ * windows-1252 is decoded by {@link decodeWindows1252}. Linear; one chunk in memory.
  */
 export async function* utf8Chunks(
   chunks: AsyncIterable<Uint8Array>,
   encoding: string,
+  options: RecodeOptions = {},
 ): AsyncGenerator<Uint8Array> {
-  const decoder = new TextDecoder(encoding);
+  const { fail } = options;
+  const decoder =
+    encoding === 'windows-1252' ? undefined : new TextDecoder(encoding, { fatal: fail !== undefined });
   const encoder = new TextEncoder();
+  const decode = (chunk: Uint8Array | undefined): string => {
+    let piece: string;
+    try {
+      // windows-1252 is one byte a character: each chunk decodes alone.
+      if (decoder === undefined) piece = chunk === undefined ? '' : decodeWindows1252(chunk);
+      else piece = chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
+    } catch (cause) {
+      if (fail === undefined) throw cause;
+      throw fail();
+    }
+    if (fail !== undefined && hasDecodingDebris(piece)) throw fail();
+    return piece;
+  };
   for await (const chunk of chunks) {
-    const piece = decoder.decode(chunk, { stream: true });
+    const piece = decode(chunk);
     if (piece !== '') yield encoder.encode(piece);
   }
-  const last = decoder.decode();
+  const last = decode(undefined);
   if (last !== '') yield encoder.encode(last);
 }

@@ -1,12 +1,12 @@
 import { open } from 'node:fs/promises';
 import { QuiverError } from '../errors.js';
 
-/** Up to the first `n` bytes of a file; file-system errors are thrown as they are. */
-export async function readHead(path: string, n: number): Promise<Uint8Array> {
+/** Up to `n` bytes of a file from `position` (defaults to its start); file-system errors are thrown as they are. */
+export async function readHead(path: string, n: number, position = 0): Promise<Uint8Array> {
   const handle = await open(path, 'r');
   try {
     const buffer = new Uint8Array(n);
-    const { bytesRead } = await handle.read(buffer, 0, n, 0);
+    const { bytesRead } = await handle.read(buffer, 0, n, position);
     return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();

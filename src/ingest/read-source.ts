@@ -1,24 +1,18 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { isQuiverError, QuiverError } from '../errors.js';
 import type { DocKind } from '../types.js';
-import { binaryReason, DEFAULT_MAX_FILE_BYTES, detectKind, SNIFF_BYTES, validateBytes } from './detect.js';
+import { DEFAULT_MAX_FILE_BYTES, detectKind, SNIFF_BYTES, validateBytes } from './detect.js';
 import { readHead, unreadable } from './file-head.js';
-import { encodingMeta, utf8Chunks, type DecodedText, bomEncoding } from './encoding.js';
+import { encodingMeta, type DecodedText } from './encoding.js';
 import { parseHtml } from './html.js';
 import { readJsonl } from './jsonl.js';
+import { readLargeText } from './large-text.js';
 import { readMarkdown } from './markdown.js';
 import type { ParsedDocument } from './parsed.js';
 import { readPdf } from './pdf.js';
 import { assertTreeSize } from './size-limits.js';
-import {
-  bytesInChunks,
-  TEXT_PART_BYTES,
-  TEXT_READ_CHUNK_BYTES,
-  textParts,
-  validateTextStream,
-} from './text-parts.js';
+import { bytesInChunks, TEXT_PART_BYTES, textParts } from './text-parts.js';
 import { parseText } from './text.js';
 
 /** A part of a source that could not be read while the rest could (a bad JSONL line). */
@@ -71,11 +65,12 @@ export interface LiteralBytes {
  * root); it defaults to `path`.
  *
  * Plain text (kind `txt`) over {@link TEXT_PART_BYTES} is never read whole: its first
- * {@link SNIFF_BYTES} are sniffed as {@link readBytes} would, one streaming pass checks the UTF-8
- * (INVALID_UTF8 names the byte offset) and that there is text (UTF-16 with a BOM is re-encoded as
- * UTF-8 as it streams; other encodings are not detected at this size), and the result yields the parts of
- * `textParts` (sources `<source>#part-0001`, …) as a second pass streams the file again. Markdown,
- * HTML and PDF over their ceilings (`size-limits.ts`) → FILE_TOO_LARGE before reading.
+ * {@link SNIFF_BYTES} are sniffed as {@link readBytes} would, streaming passes decide its encoding
+ * as `decodeBytes` would (a BOM, UTF-8, a detected legacy encoding; `large-text.ts`) and check the
+ * whole file reads in it (INVALID_UTF8 names the byte offset) and holds text, and the result yields
+ * the parts of `textParts` (sources `<source>#part-0001`, …, `meta.encoding` when not UTF-8) as a
+ * last pass streams the file again. Markdown, HTML and PDF over their ceilings (`size-limits.ts`)
+ * → FILE_TOO_LARGE before reading.
  *
  * Throws UNREADABLE (missing or unreadable), BAD_INPUT (a directory), FILE_TOO_LARGE, and the codes
  * of {@link readBytes}.
@@ -117,7 +112,7 @@ export async function readPath(
     }
     const kind = options.kind ?? detectKind(path, head);
     assertTreeSize(kind, size, source);
-    if (kind === 'txt') return readLargeText(path, source, head, options);
+    if (kind === 'txt') return { docs: await readLargeText(path, source, head, options.title), errors: [] };
   }
   let bytes: Uint8Array;
   try {
@@ -126,42 +121,6 @@ export async function readPath(
     throw unreadable(path, cause);
   }
   return readBytes(bytes, source, { ...options, name: path });
-}
-
-/** The streamed path of {@link readPath} for big plain text. */
-async function readLargeText(
-  path: string,
-  source: string,
-  head: Uint8Array,
-  options: ReadOptions,
-): Promise<ReadResult> {
-  const binary = binaryReason(head);
-  if (binary !== undefined) {
-    throw new QuiverError('BINARY_FILE', `quiver: ${source} looks binary (${binary})`, {
-      details: { source },
-    });
-  }
-  // UTF-16 (by its BOM) is re-encoded as UTF-8 on the way in; anything else streams as UTF-8.
-  const bom = bomEncoding(head);
-  const chunks = (): AsyncIterable<Uint8Array> =>
-    bom === undefined || bom.encoding === 'utf-8'
-      ? streamFile(path)
-      : utf8Chunks(streamFile(path), bom.encoding);
-  await validateTextStream(chunks(), source);
-  const partOptions = options.title === undefined ? {} : { title: options.title };
-  return { docs: textParts(chunks(), source, partOptions), errors: [] };
-}
-
-/** The file as chunks of {@link TEXT_READ_CHUNK_BYTES}; a read failure → UNREADABLE. */
-async function* streamFile(path: string): AsyncGenerator<Uint8Array> {
-  const stream = createReadStream(path, { highWaterMark: TEXT_READ_CHUNK_BYTES });
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) yield chunk;
-  } catch (cause) {
-    throw unreadable(path, cause);
-  } finally {
-    stream.destroy();
-  }
 }
 
 /**
@@ -183,11 +142,21 @@ export async function readBytes(
     source,
   });
   assertTreeSize(kind, bytes.length, source);
-  // The UTF-8 readers (Markdown, JSONL, big text) get UTF-8: other encodings are re-encoded once.
-  const utf8 =
-    decoded === undefined || decoded.encoding === 'utf-8' ? bytes : new TextEncoder().encode(decoded.text);
-  if (kind === 'txt' && bytes.length > TEXT_PART_BYTES) {
-    const partOptions = options.title === undefined ? {} : { title: options.title };
+  // The UTF-8 readers (Markdown, JSONL, big text) get UTF-8: other encodings, and UTF-8 with bad
+  // bytes (each a U+FFFD), are re-encoded once. The others read the decoded text (or, for PDF, the
+  // bytes), so nothing is copied for them.
+  const parts = kind === 'txt' && bytes.length > TEXT_PART_BYTES;
+  const recode =
+    (kind === 'md' || kind === 'jsonl' || parts) &&
+    decoded !== undefined &&
+    (decoded.encoding !== 'utf-8' || decoded.replaced > 0);
+  const utf8 = recode ? new TextEncoder().encode(decoded.text) : bytes;
+  if (parts) {
+    const meta = decoded === undefined ? {} : encodingMeta(decoded);
+    const partOptions = {
+      ...(options.title === undefined ? {} : { title: options.title }),
+      ...(Object.keys(meta).length === 0 ? {} : { meta }),
+    };
     return { docs: textParts(bytesInChunks(utf8), source, partOptions), errors: [] };
   }
   const input =

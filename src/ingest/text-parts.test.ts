@@ -172,16 +172,43 @@ describe('large plain text through readPath', () => {
     expect(parts.map(textOf).join('\n\n')).toBe(paragraphs.join('\n\n'));
   }, 60_000);
 
-  it('checks the whole file before yielding: bad UTF-8 deep inside → INVALID_UTF8 with its offset', async () => {
+  it('checks the whole file before yielding: bytes no encoding reads, deep inside → INVALID_UTF8 with the offset', async () => {
     const path = join(dir, 'bad.txt');
     writeParagraphs(path, TEXT_PART_BYTES + 4096);
     const fd = openSync(path, 'a');
     const offset = statSync(path).size;
-    writeSync(fd, new Uint8Array([0x41, 0xff, 0x42]));
+    writeSync(fd, new Uint8Array([0x41, 0x81, 0x42])); // 0x81: not UTF-8, and undefined in windows-1252
     closeSync(fd);
     const err = await readPath(path, 'bad.txt').catch((e: unknown) => e);
     expect(isQuiverError(err, 'INVALID_UTF8')).toBe(true);
-    expect((err as Error).message).toBe(`quiver: bad.txt is not valid UTF-8 (at byte ${offset + 1})`);
+    expect((err as Error).message).toBe(
+      `quiver: bad.txt is not valid UTF-8 (at byte ${offset + 1}) and no other encoding fits`,
+    );
+  });
+
+  it('keeps big UTF-8 with a few bad bytes as a small file does: each a U+FFFD, counted in meta', async () => {
+    const path = join(dir, 'mostly.txt');
+    writeParagraphs(path, TEXT_PART_BYTES + 4096);
+    const fd = openSync(path, 'a');
+    writeSync(fd, new Uint8Array([...new TextEncoder().encode('\nZürich, Genève '), 0xff, 0x0a]));
+    closeSync(fd);
+    const parts = await allDocs((await readPath(path, 'mostly.txt')).docs);
+    expect(parts.every((p) => p.meta['encoding'] === 'utf-8' && p.meta['invalid_sequences'] === 1)).toBe(
+      true,
+    );
+    expect(textOf(parts[parts.length - 1]!).endsWith('Zürich, Genève \ufffd')).toBe(true);
+  });
+
+  it('reads a legacy byte deep inside a big file as a small file reads it (windows-1252)', async () => {
+    const path = join(dir, 'latin.txt');
+    writeParagraphs(path, TEXT_PART_BYTES + 4096);
+    const fd = openSync(path, 'a');
+    writeSync(fd, new Uint8Array([0x0a, 0x63, 0x61, 0x66, 0xe9, 0x0a])); // "café" in windows-1252
+    closeSync(fd);
+    const parts = await allDocs((await readPath(path, 'latin.txt')).docs);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts.every((p) => p.meta['encoding'] === 'windows-1252')).toBe(true);
+    expect(textOf(parts[parts.length - 1]!).endsWith('café')).toBe(true);
   });
 
   it('reads, builds and drops a ~60 MB text in a 128 MB heap (child process)', async () => {

@@ -72,6 +72,8 @@ export interface TextPartsOptions {
   partBytes?: number;
   /** Wins over the title found in the text (the parts get ` (part n)` after it). */
   title?: string;
+  /** Added to every part's `meta` (how the file was decoded: `{ encoding }`). Defaults to none. */
+  meta?: Record<string, unknown>;
 }
 
 /**
@@ -144,7 +146,7 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
  * back, and joined with `\n\n` when every cut fell on a blank line between paragraphs of single
  * blank lines), source {@link partSource}`(source, n)`, title `<title> (part n)`, where `<title>` is
  * `options.title`, else the first line of the text (as the plain-text reader takes it), else the
- * file name; `meta` `{ part: n, of_source: source }`. Whitespace-only parts are skipped (numbers
+ * file name; `meta` `{ ...options.meta, part: n, of_source: source }`. Whitespace-only parts are skipped (numbers
  * count only the parts yielded).
  *
  * Throws (while iterating) INVALID_UTF8 with the byte offset ({@link decodeChunks}).
@@ -167,7 +169,7 @@ export async function* textParts(
     if (text.trim() === '') return undefined;
     n++;
     const doc = parseText(text, partSource(source, n), `${title} (part ${n})`);
-    return { ...doc, meta: { part: n, of_source: source } };
+    return { ...doc, meta: { ...options.meta, part: n, of_source: source } };
   };
   for await (const piece of decodeChunks(chunks, source)) {
     buf += piece;

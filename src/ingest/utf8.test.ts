@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { invalidUtf8Offset, utf8Profile } from './utf8.js';
+import { invalidUtf8Offset, utf8Profile, Utf8ProfileStream } from './utf8.js';
 
 const bytes = (...b: number[]): Uint8Array => Uint8Array.from(b);
 
@@ -36,5 +36,39 @@ describe('utf8Profile', () => {
         expect(p.firstInvalid).toBe(invalidUtf8Offset(b, true));
       }),
     );
+  });
+});
+
+describe('Utf8ProfileStream', () => {
+  it('profiles chunks as one buffer, wherever the chunk boundaries fall (property)', () => {
+    const piece = fc.oneof(
+      fc.uint8Array({ maxLength: 12 }),
+      fc.string({ unit: 'binary', maxLength: 6 }).map((s) => new TextEncoder().encode(s)),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 12 }),
+        fc.array(fc.nat(40), { maxLength: 6 }),
+        (pieces, cuts) => {
+          const all = Uint8Array.from(pieces.flatMap((p) => [...p]));
+          const stream = new Utf8ProfileStream();
+          let at = 0;
+          for (const cut of [...cuts].sort((a, b) => a - b)) {
+            const end = Math.min(all.length, Math.max(at, cut));
+            stream.push(all.subarray(at, end));
+            at = end;
+          }
+          stream.push(all.subarray(at));
+          expect(stream.finish()).toEqual(utf8Profile(all));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('counts a sequence split between chunks once, and one cut off by the end as ill-formed', () => {
+    const s = new Utf8ProfileStream();
+    for (const b of [0x41, 0xf0, 0x9f, 0x98, 0x80, 0xe2, 0x82]) s.push(Uint8Array.from([b]));
+    expect(s.finish()).toEqual({ multibyte: 1, invalid: 1, firstInvalid: 5 });
   });
 });

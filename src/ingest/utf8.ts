@@ -102,3 +102,66 @@ export function utf8Profile(bytes: Uint8Array): Utf8Profile {
   }
   return { multibyte, invalid, firstInvalid };
 }
+
+/**
+ * {@link utf8Profile} over a stream of chunks, in bounded memory: `push` each chunk, then `finish`
+ * for the profile of all the bytes, as if they were one buffer (a sequence split between chunks is
+ * counted once, where it starts). At most three bytes are carried from one chunk to the next.
+ *
+ * @example
+ * const p = new Utf8ProfileStream();
+ * p.push(Uint8Array.from([0x41, 0xc3])); p.push(Uint8Array.from([0xa9]));
+ * p.finish() // { multibyte: 1, invalid: 0, firstInvalid: -1 }
+ */
+export class Utf8ProfileStream {
+  private multibyte = 0;
+  private invalid = 0;
+  private firstInvalid = -1;
+  /** Bytes of the stream before `carry`. */
+  private offset = 0;
+  /** The last bytes pushed: a sequence that may go on in the next chunk. */
+  private carry: Uint8Array = new Uint8Array(0);
+
+  push(chunk: Uint8Array): void {
+    const bytes = this.carry.length === 0 ? chunk : joined(this.carry, chunk);
+    const cut = openTail(bytes);
+    this.add(bytes.subarray(0, cut));
+    this.carry = bytes.slice(cut);
+  }
+
+  finish(): Utf8Profile {
+    this.add(this.carry);
+    this.carry = new Uint8Array(0);
+    return { multibyte: this.multibyte, invalid: this.invalid, firstInvalid: this.firstInvalid };
+  }
+
+  private add(bytes: Uint8Array): void {
+    const p = utf8Profile(bytes);
+    this.multibyte += p.multibyte;
+    this.invalid += p.invalid;
+    if (this.firstInvalid < 0 && p.firstInvalid >= 0) this.firstInvalid = this.offset + p.firstInvalid;
+    this.offset += bytes.length;
+  }
+}
+
+/**
+ * Where a sequence that the end of `bytes` may have cut off starts (a lead byte in the last three
+ * whose sequence is longer than what follows it), else `bytes.length`.
+ */
+function openTail(bytes: Uint8Array): number {
+  const n = bytes.length;
+  for (let k = 1; k <= 3 && n - k >= 0; k++) {
+    const b = bytes[n - k]!;
+    if (b < 0x80) return n;
+    if (b <= 0xbf) continue; // a continuation byte: look further back for its lead
+    return (LEAD[b]! & 0xf) > k ? n - k : n;
+  }
+  return n;
+}
+
+function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
