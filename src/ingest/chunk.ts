@@ -1,4 +1,5 @@
 import { QuiverError } from '../errors.js';
+import { isSpaceCode } from '../text/whitespace.js';
 
 /** Target chunk size in characters (code points). Measured best at 256–512 in the anchor's evaluations. */
 export const DEFAULT_CHUNK_CHARS = 512;
@@ -111,7 +112,7 @@ function findCut(text: string, pos: number, windowEnd: number): number {
       if (i >= preferredFrom && isParagraphBreakAt(text, i, pos)) return i;
       if (lastLine < 0 && i >= preferredFrom) lastLine = i;
       if (lastSpace < 0) lastSpace = i;
-    } else if (isSpace(c)) {
+    } else if (isSpaceCode(c)) {
       if (lastSpace < 0) lastSpace = i;
       if (lastSentence < 0 && i >= preferredFrom + 1) {
         const p = text.charCodeAt(i - 1);
@@ -168,30 +169,13 @@ function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
 }
 
-/** Whitespace as `String.prototype.trim` sees it (ASCII fast path, then the Unicode set). */
-function isSpace(c: number): boolean {
-  if (c === 32 || (c >= 9 && c <= 13)) return true;
-  if (c < 0x80) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
-
 function skipSpace(text: string, i: number): number {
   const n = text.length;
-  while (i < n && isSpace(text.charCodeAt(i))) i++;
+  while (i < n && isSpaceCode(text.charCodeAt(i))) i++;
   return i;
 }
 
 function trimEnd(text: string, floor: number, end: number): number {
-  while (end > floor && isSpace(text.charCodeAt(end - 1))) end--;
+  while (end > floor && isSpaceCode(text.charCodeAt(end - 1))) end--;
   return end;
 }

@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import type { DefaultTreeAdapterTypes } from 'parse5';
+import { isSpaceCode } from '../text/whitespace.js';
 
 /** Elements dropped while the tree is built: they never carry article text. */
 export const NEVER_CONTENT = new Set([
@@ -143,23 +144,6 @@ export interface HtmlTree {
 const CONTROLS = new Set(['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON']);
 const EMBEDS = new Set(['IFRAME', 'OBJECT', 'EMBED', 'VIDEO', 'AUDIO']);
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
-
-/** Whether a UTF-16 code unit is white space as `\s` reads it. */
-function isSpace(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
 
 /** Whether a UTF-16 code unit is a comma (`,`, `，`, `、`, `،`). */
 function isComma(c: number): boolean {
@@ -378,7 +362,7 @@ function summariseNode(node: HtmlNode, removed: ReadonlySet<HtmlNode>): void {
     let commas = 0;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      if (!isSpace(c)) chars++;
+      if (!isSpaceCode(c)) chars++;
       if (isComma(c)) commas++;
     }
     node.chars = chars;

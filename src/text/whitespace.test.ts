@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { collapseWhitespace } from './whitespace.js';
+import { collapseWhitespace, isSpaceCode } from './whitespace.js';
 
 describe('collapseWhitespace', () => {
   it('reads each whitespace run as one space, without trimming', () => {
@@ -23,5 +23,11 @@ describe('collapseWhitespace', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('isSpaceCode', () => {
+  it('is \\s for every UTF-16 code unit', () => {
+    for (let c = 0; c <= 0xffff; c++) expect(isSpaceCode(c)).toBe(/\s/.test(String.fromCharCode(c)));
   });
 });
