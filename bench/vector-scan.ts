@@ -5,7 +5,7 @@
  *
  *   node --import tsx bench/vector-scan.ts [--dims 512] [--queries 41] [--limit 20]
  */
-import { TopK } from '../src/retrieve/top-k.js';
+import { TopK } from '../src/math/top-k.js';
 import { VectorMatrix } from '../src/store/sqlite/vector-cache.js';
 
 /** Matrix sizes timed (rows): Cranfield-sized, a 13k-chunk vault, and the HNSW threshold. */

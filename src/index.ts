@@ -50,7 +50,7 @@ export type { Prompt } from './answer/prompt.js';
 export type { Claim } from './answer/citations.js';
 export { QualityLoop } from './quality/quality-loop.js';
 export { SIGNALS, type SignalName } from './quality/signals.js';
-export { reindex, type ReindexOptions, type ReindexResult } from './embed/reindex.js';
+export { reindex, type ReindexOptions, type ReindexResult } from './maintenance/reindex.js';
 export { createEmbedder, type EmbedderConfig } from './embed/factory.js';
 export { createHashingEmbedder } from './embed/hashing.js';
 export { createExtractiveGenerator } from './answer/generators/extractive.js';

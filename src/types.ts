@@ -105,3 +105,42 @@ export interface BatchRecord {
   failed: number;
   errors: { source: string; code: string; message: string }[];
 }
+
+// --- what ingest hands the store (built by ingest/build.ts, written by a Store) ---------------
+
+/** A section ready to store: tree position resolved. */
+export interface BuiltSection {
+  seq: number;
+  parentSeq: number | null;
+  level: number;
+  title: string;
+  breadcrumb: string;
+  pageStart: number | null;
+  pageEnd: number | null;
+  text: string;
+  /** The language the section's words are analysed in (src/text/language.ts); absent: English's road. */
+  lang?: string;
+}
+
+/** A chunk ready to store, pointing at its section by seq. */
+export interface BuiltChunk {
+  sectionSeq: number;
+  ord: number;
+  text: string;
+  page: number | null;
+}
+
+/** A document ready to write: `buildDocument(parsed)` output. */
+export interface BuiltDocument {
+  id: string;
+  source: string;
+  title: string;
+  kind: DocKind;
+  meta: Record<string, unknown>;
+  pages: number | null;
+  contentHash: string;
+  /** The document's language (of its first thousand characters); absent: not detected. */
+  lang?: string;
+  sections: BuiltSection[];
+  chunks: BuiltChunk[];
+}

@@ -26,9 +26,9 @@ import {
   whereFound,
 } from './retrieve/sections.js';
 import { QualityLoop } from './quality/quality-loop.js';
-import { builtinEmbedder, fitBuiltin, IDF_BLOB, needsFit, PENDING_IDF_BLOB } from './embed/builtin-state.js';
+import { builtinEmbedder, fitBuiltin, IDF_BLOB, needsFit, PENDING_IDF_BLOB } from './maintenance/builtin-state.js';
 import { createEmbedder } from './embed/factory.js';
-import { REINDEX_TARGET_KEY, type ReindexOptions, type ReindexResult } from './embed/reindex.js';
+import { REINDEX_TARGET_KEY, type ReindexOptions, type ReindexResult } from './maintenance/reindex.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type {
   CompactResult,
@@ -452,7 +452,7 @@ export class Vault {
         blobs: { [IDF_BLOB]: fitted.idf, [PENDING_IDF_BLOB]: null },
       };
     }
-    const { reindex } = await import('./embed/reindex.js');
+    const { reindex } = await import('./maintenance/reindex.js');
     const r = await reindex(this.store, target, { ...rest, ...(commit === undefined ? {} : { commit }) });
     this.useEmbedder(target);
     await this.store.prepareVectorIndex?.(target.id, onIndexProgress);

@@ -1,6 +1,6 @@
-import type { BuiltDocument } from '../ingest/parsed.js';
 import type {
   BatchRecord,
+  BuiltDocument,
   ChunkHit,
   ChunkRecord,
   DocKind,

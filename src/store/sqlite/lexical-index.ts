@@ -1,5 +1,5 @@
 import { BM25_B, BM25_K1, bm25Idf } from '../../math/bm25.js';
-import { TopK } from '../../retrieve/top-k.js';
+import { TopK } from '../../math/top-k.js';
 
 /**
  * An in-memory inverted index over FTS5's own tokens of `sections_fts` (built by

@@ -1,4 +1,4 @@
-import { TopK } from '../../retrieve/top-k.js';
+import { TopK } from '../../math/top-k.js';
 import { kthLargest } from '../../math/kth-largest.js';
 import { Int8Scan } from './int8-scan.js';
 import type { ScanArea } from './vector-scan.js';

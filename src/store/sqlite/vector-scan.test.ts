@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TopK } from '../../retrieve/top-k.js';
+import { TopK } from '../../math/top-k.js';
 import { allocateScanData, VectorMatrix } from './vector-cache.js';
 import { dotsJs, scanArea } from './vector-scan.js';
 import { scanKernelBytes } from './vector-scan-kernel.js';

@@ -1,12 +1,12 @@
 import type { Store } from '../store/store.js';
-import type { Embedder } from './embedder.js';
+import type { Embedder } from '../embed/embedder.js';
 import {
   createHashingEmbedder,
   hashingFeatureOptions,
   type HashingEmbedder,
   type HashingEmbedderOptions,
-} from './hashing.js';
-import { decodeHashingIdf, encodeHashingIdf, fitHashingIdf, type HashingIdf } from './hashing-idf.js';
+} from '../embed/hashing.js';
+import { decodeHashingIdf, encodeHashingIdf, fitHashingIdf, type HashingIdf } from '../embed/hashing-idf.js';
 
 /**
  * The built-in embedder learns one thing from the vault: document frequencies of its hashed

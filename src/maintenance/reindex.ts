@@ -1,7 +1,7 @@
 import { failpoint } from '../_failpoint.js';
 import { QuiverError } from '../errors.js';
 import type { Store } from '../store/store.js';
-import type { Embedder } from './embedder.js';
+import type { Embedder } from '../embed/embedder.js';
 
 /** Chunks re-embedded per transaction. */
 export const DEFAULT_REINDEX_BATCH = 512;
