@@ -1,5 +1,5 @@
 // The folders are the architecture: faces (cli/, and the server, MCP and page to come) sit on the
-// public API; stages never import faces; storage knows no ranking, answers or ingest; embedders are
+// public API and share one wire format (wire/); stages never import faces or the wire format; storage knows no ranking, answers or ingest; embedders are
 // text in, vectors out. Every import of every library file is checked against these arrows.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -33,6 +33,8 @@ function broken(from: string, to: string): string | null {
   const a = top(from);
   const b = top(to);
   if (!FACES.includes(a) && FACES.includes(b)) return 'a stage imports a face';
+  // The wire format (wire/) is the faces' shared JSON: only faces use it.
+  if (b === 'wire' && a !== 'wire' && !FACES.includes(a)) return 'a stage imports the wire format';
   if (
     a === 'store' &&
     ['retrieve', 'answer', 'ingest', 'evaluate', 'quality', 'vault.ts', 'index.ts'].includes(b)
@@ -65,5 +67,7 @@ describe('import arrows', () => {
     expect(broken('embed/reindex.ts', 'store/store.ts')).not.toBeNull();
     expect(broken('retrieve/sections.ts', 'store/store.ts')).toBeNull();
     expect(broken('math/prng.ts', 'errors.ts')).toBeNull();
+    expect(broken('answer/ask.ts', 'wire/answers.ts')).not.toBeNull();
+    expect(broken('cli/commands/ask.ts', 'wire/answers.ts')).toBeNull();
   });
 });

@@ -6,7 +6,7 @@ import { str, type Command, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { markdownToPlain, snippetToPlain } from '../../text/plain-text.js';
 import { styler } from '../style.js';
-import { hitJson } from './hit-json.js';
+import { hitJson } from '../../wire/hits.js';
 import { jsonLine } from '../json-line.js';
 import { whereLabel } from './where-label.js';
 import { RANKED_LIST_OPTIONS, RETRIEVAL_OPTIONS, searchOptionsFrom } from './retrieval-flags.js';

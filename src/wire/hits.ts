@@ -1,5 +1,5 @@
-import type { SectionHit } from '../../index.js';
-import { snippetToPlain } from '../../text/plain-text.js';
+import type { SectionHit } from '../retrieve/sections.js';
+import { snippetToPlain } from '../text/plain-text.js';
 
 /** The stable JSON shape of one result (snake_case: other tools rely on it; see README). */
 export function hitJson(h: SectionHit): Record<string, unknown> {
