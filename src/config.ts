@@ -222,6 +222,36 @@ export const CONFIG_KEYS = {
     env: 'QUIVER_ABSTAIN_BELOW',
     help: 'abstain when the answer covers less of the question than this (answer/abstain.ts; 0 = never)',
   },
+  'server.host': {
+    schema: str,
+    default: '127.0.0.1',
+    env: 'QUIVER_HOST',
+    help: 'address quiver serve listens on (loopback unless you mean otherwise)',
+  },
+  'server.port': {
+    schema: int({ min: 0, max: 65535 }),
+    default: 7700,
+    env: 'QUIVER_PORT',
+    help: 'port of quiver serve (0: any free port)',
+  },
+  'server.ratePerSecond': {
+    schema: num({ gt: 0 }),
+    default: 20,
+    env: 'QUIVER_RATE',
+    help: 'requests a token may make per second, sustained',
+  },
+  'server.burst': {
+    schema: int({ min: 1 }),
+    default: 40,
+    env: 'QUIVER_BURST',
+    help: 'requests a token may make at once',
+  },
+  'server.maxBodyBytes': {
+    schema: int({ min: 1024 }),
+    default: 1_048_576,
+    env: 'QUIVER_MAX_BODY',
+    help: 'largest request body quiver serve accepts (413 above)',
+  },
   'generator.provider': {
     schema: oneOf('extractive', 'openai'),
     default: 'extractive',

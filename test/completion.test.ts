@@ -39,7 +39,7 @@ function bashComplete(file: string, words: string[]): string[] {
 describe.skipIf(!hasShell('bash'))('quiver completion bash', () => {
   it('completes command names, then a command’s own options and the globals', async () => {
     const f = await script('bash');
-    expect(bashComplete(f, ['quiver', 'se'])).toEqual(['search', 'sections']);
+    expect(bashComplete(f, ['quiver', 'se'])).toEqual(['search', 'sections', 'serve']);
     const opts = bashComplete(f, ['quiver', 'search', '--li']);
     expect(opts).toEqual(['--limit']);
     expect(bashComplete(f, ['quiver', 'search', '--v'])).toEqual(['--vector-weight', '--vault']);

@@ -1,4 +1,5 @@
 import type { AddInput } from '../../index.js';
+import { addJson } from '../../wire/ingest.js';
 import { QuiverError } from '../../errors.js';
 import { str, strs, type Command } from '../command.js';
 import { configOption } from '../config-option.js';
@@ -69,9 +70,7 @@ export const addCommand: Command = {
     }
     const { batch, items, skipped, removed } = report;
     if (ctx.json) {
-      ctx.out(
-        `${JSON.stringify({ batch: batch.added + batch.updated + batch.removed + batch.failed === 0 ? null : batch.id, added: batch.added, updated: batch.updated, unchanged: batch.unchanged, removed: batch.removed, failed: batch.failed, skipped: skipped.length, items, removed_documents: removed, skipped_files: skipped })}\n`,
-      );
+      ctx.out(`${JSON.stringify(addJson(report))}\n`);
     } else {
       if (items.length <= 200 || !ctx.quiet) {
         ctx.out(

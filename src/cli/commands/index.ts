@@ -80,6 +80,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./batches.js')).compactCommand,
   },
   {
+    name: 'serve',
+    summary: 'serve the vault over HTTP on 127.0.0.1 (bearer tokens; prints an admin token on first start)',
+    load: async () => (await import('./serve.js')).serveCommand,
+  },
+  {
     name: 'backup',
     summary: 'write a consistent copy of the vault to FILE while it stays in use',
     load: async () => (await import('./backup.js')).backupCommand,

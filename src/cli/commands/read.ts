@@ -3,6 +3,7 @@ import { QuiverError } from '../../errors.js';
 import { num, type Command, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { table } from '../table.js';
+import { readJson } from '../../wire/ingest.js';
 
 export const readCommand: Command = {
   name: 'read',
@@ -26,9 +27,7 @@ export const readCommand: Command = {
       return EXIT.OK;
     }
     if (ctx.json) {
-      ctx.out(
-        `${JSON.stringify({ id: r.section.id, doc_id: r.document.id, source: r.document.source, title: r.section.title, breadcrumb: r.section.breadcrumb, pages: r.section.pageStart === null ? null : [r.section.pageStart, r.section.pageEnd], children: r.children, text: r.text })}\n`,
-      );
+      ctx.out(`${JSON.stringify(readJson(r))}\n`);
     } else {
       ctx.out(`${r.section.breadcrumb}\n(${r.document.source}; ${r.section.id})\n\n${r.text.trim()}\n`);
       if (!id.includes('#')) {
