@@ -26,7 +26,13 @@ import {
   whereFound,
 } from './retrieve/sections.js';
 import { QualityLoop } from './quality/quality-loop.js';
-import { builtinEmbedder, fitBuiltin, IDF_BLOB, needsFit, PENDING_IDF_BLOB } from './maintenance/builtin-state.js';
+import {
+  builtinEmbedder,
+  fitBuiltin,
+  IDF_BLOB,
+  needsFit,
+  PENDING_IDF_BLOB,
+} from './maintenance/builtin-state.js';
 import { createEmbedder } from './embed/factory.js';
 import { REINDEX_TARGET_KEY, type ReindexOptions, type ReindexResult } from './maintenance/reindex.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';

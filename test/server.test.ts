@@ -211,3 +211,34 @@ describe('quiver serve (the command)', () => {
     expect(code).toBe(0);
   }, 60_000);
 });
+
+describe('quiver token', () => {
+  it('creates a token printed once, lists it without the token, and revokes it', async () => {
+    const { runCli } = await import('./helpers.js');
+    const { verifyToken } = await import('../src/server/tokens.js');
+    const vault = join(tmp.dir, 'tokens.db');
+    const made = await runCli([
+      'token',
+      'create',
+      '--role',
+      'write',
+      '--label',
+      'ci',
+      '--json',
+      '--vault',
+      vault,
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const { token: t, id } = made.json<{ token: string; id: string }>();
+    const list = await runCli(['token', 'list', '--json', '--vault', vault]);
+    expect(list.stdout).toContain(id);
+    expect(list.stdout).not.toContain(t);
+    const v = await Vault.open({ overrides: { vault }, readonly: true });
+    expect((await verifyToken(v.store, t))?.role).toBe('write');
+    expect((await runCli(['token', 'revoke', id, '--vault', vault])).code).toBe(0);
+    expect(await verifyToken(v.store, t)).toBeNull();
+    await v.close();
+    expect((await runCli(['token', 'revoke', id, '--vault', vault])).code).toBe(3);
+    expect((await runCli(['token', 'create', '--role', 'root', '--vault', vault])).code).toBe(2);
+  });
+});

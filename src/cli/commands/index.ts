@@ -85,6 +85,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./serve.js')).serveCommand,
   },
   {
+    name: 'token',
+    summary: 'create, list or revoke the bearer tokens quiver serve accepts',
+    load: async () => (await import('./token.js')).tokenCommand,
+  },
+  {
     name: 'backup',
     summary: 'write a consistent copy of the vault to FILE while it stays in use',
     load: async () => (await import('./backup.js')).backupCommand,
