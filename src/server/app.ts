@@ -14,7 +14,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { QuiverError } from '../errors.js';
 import type { Vault } from '../vault.js';
 import { askJson } from '../wire/answers.js';
-import { hitJson } from '../wire/hits.js';
+import { searchJson } from '../wire/hits.js';
 import { addJson, documentJson, readJson } from '../wire/ingest.js';
 import { errorReply } from './http-status.js';
 import { RateLimiter } from './rate-limit.js';
@@ -109,7 +109,7 @@ export const ROUTES: readonly Route[] = [
       const b = await body(c);
       const query = text(b, 'query');
       const r = await d.reader.search(query, { limit: limitOf(b.limit, 10), signal: c.req.raw.signal });
-      return c.json({ query, pool: r.pool, results: r.hits.map(hitJson), timings_ms: r.timings });
+      return c.json(searchJson(query, r));
     },
   },
   {

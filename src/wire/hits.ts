@@ -1,4 +1,4 @@
-import type { SectionHit } from '../retrieve/sections.js';
+import type { SectionHit, SectionSearchResult } from '../retrieve/sections.js';
 import { snippetToPlain } from '../text/plain-text.js';
 
 /** The stable JSON shape of one result (snake_case: other tools rely on it; see README). */
@@ -36,4 +36,9 @@ export function hitJson(h: SectionHit): Record<string, unknown> {
           })),
         }),
   };
+}
+
+/** The JSON shape of a search's reply (`quiver search --json`, `POST /v1/search`). */
+export function searchJson(query: string, r: SectionSearchResult): Record<string, unknown> {
+  return { query, pool: r.pool, results: r.hits.map(hitJson), timings_ms: r.timings };
 }

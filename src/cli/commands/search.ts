@@ -6,7 +6,7 @@ import { str, type Command, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { markdownToPlain, snippetToPlain } from '../../text/plain-text.js';
 import { styler } from '../style.js';
-import { hitJson } from '../../wire/hits.js';
+import { hitJson, searchJson } from '../../wire/hits.js';
 import { jsonLine } from '../json-line.js';
 import { whereLabel } from './where-label.js';
 import { RANKED_LIST_OPTIONS, RETRIEVAL_OPTIONS, searchOptionsFrom } from './retrieval-flags.js';
@@ -105,10 +105,7 @@ export const searchCommand: Command = {
     const vault = await ctx.openVault({ readonly: true });
     const r = await vault.search(q, searchOptionsFrom(ctx.values));
     if (ctx.values.ids === true) ctx.out(r.hits.map((h) => `${h.sectionId}\n`).join(''));
-    else if (ctx.json)
-      ctx.out(
-        `${JSON.stringify({ query: q, pool: r.pool, results: r.hits.map(hitJson), timings_ms: r.timings })}\n`,
-      );
+    else if (ctx.json) ctx.out(`${JSON.stringify(searchJson(q, r))}\n`);
     else printHits(ctx, r.hits, false);
     return EXIT.OK;
   },
@@ -123,10 +120,7 @@ export const sectionsCommand: Command = {
     const q = query(ctx, 'sections');
     const vault = await ctx.openVault({ readonly: true });
     const r = await vault.sections(q, searchOptionsFrom(ctx.values));
-    if (ctx.json)
-      ctx.out(
-        `${JSON.stringify({ query: q, pool: r.pool, results: r.hits.map(hitJson), timings_ms: r.timings })}\n`,
-      );
+    if (ctx.json) ctx.out(`${JSON.stringify(searchJson(q, r))}\n`);
     else printHits(ctx, r.hits, true);
     return EXIT.OK;
   },
