@@ -204,6 +204,51 @@ export interface ListTranscriptsOptions {
   offset?: number;
 }
 
+/** Where a job is: waiting (maybe for a retry time), leased by a worker, done, or given up on. */
+export type JobState = 'queued' | 'leased' | 'done' | 'dead';
+
+/** A unit of background work (src/jobs/): its kind names the handler, `payload` its input. */
+export interface JobRecord {
+  id: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  /** Idempotence key (an ingest's content hash): a second enqueue with a live job's key returns it. */
+  key: string | null;
+  state: JobState;
+  /** Leases taken so far (the one running included). */
+  attempts: number;
+  maxAttempts: number;
+  /** Epoch milliseconds: when it was enqueued, when it may next run, when its lease ends. */
+  createdAt: number;
+  runAt: number;
+  leaseUntil: number | null;
+  /** The worker holding the lease (pid, host, start), to tell a killed worker from a slow one. */
+  worker: WriterClaim | null;
+  /** The handler's last progress report (`{done, total}` or anything JSON). */
+  progress: Record<string, unknown> | null;
+  /** What `ack` stored. */
+  result: Record<string, unknown> | null;
+  /** The last failure's message (kept on a dead job). */
+  lastError: string | null;
+  finishedAt: number | null;
+}
+
+export interface EnqueueJobInput {
+  kind: string;
+  payload: Record<string, unknown>;
+  key?: string | null;
+  maxAttempts: number;
+  /** Epoch ms; the job is not leased before. */
+  runAt: number;
+}
+
+export interface ListJobsOptions {
+  state?: JobState;
+  kind?: string;
+  /** Defaults to 100; newest first. */
+  limit?: number;
+}
+
 /**
  * The storage seam. SQLite (`src/store/sqlite/`) is the default; PostgreSQL will implement the same
  * interface and run the same contract suite (`src/store/store.contract.ts`).
@@ -224,6 +269,8 @@ export interface Store {
   /** Larger binary state (fitted embedders, models). */
   getBlob(name: string): Promise<Uint8Array | null>;
   putBlob(name: string, data: Uint8Array): Promise<void>;
+  /** Remove a blob (an upload whose job has run); false when there was none. */
+  deleteBlob(name: string): Promise<boolean>;
 
   /** Record a running batch (and the process running it, so a crash can be told from a run). */
   beginBatch(label: string, owner?: BatchOwner): Promise<BatchRecord>;
@@ -337,6 +384,52 @@ export interface Store {
   /** The LLM judge's cached verdict for a key, or null when not cached. */
   getVerdict(key: string): Promise<boolean | null>;
   putVerdict(key: string, verdict: boolean): Promise<void>;
+
+  /**
+   * The job queue (policy such as backoff lives in src/jobs/; the store only records). `enqueue`
+   * with a `key` that a queued or leased job already has returns that job unchanged.
+   */
+  enqueueJob(input: EnqueueJobInput): Promise<JobRecord>;
+  /**
+   * Lease the next job due at `now` (queued with runAt <= now, oldest runAt first, or leased with
+   * an expired lease or a holder `isAlive` says is gone) for `leaseMs`, atomically; attempts + 1.
+   * Only jobs whose kind is in `kinds` (when given). Null when none is due.
+   */
+  leaseJob(
+    worker: WriterClaim,
+    now: number,
+    leaseMs: number,
+    isAlive: (worker: WriterClaim) => boolean,
+    kinds?: readonly string[],
+  ): Promise<JobRecord | null>;
+  /** Extend the lease (and store progress) while `worker` holds it; false when it no longer does. */
+  heartbeatJob(
+    id: string,
+    worker: WriterClaim,
+    leaseUntil: number,
+    progress?: Record<string, unknown>,
+  ): Promise<boolean>;
+  /** Finish a held job as done with its result; false when the lease was lost. */
+  ackJob(id: string, worker: WriterClaim, result: Record<string, unknown>, now: number): Promise<boolean>;
+  /**
+   * Record a failed attempt of a held job: back to 'queued' at `retryAt`, or 'dead' when
+   * `retryAt` is null; the error is kept. False when the lease was lost.
+   */
+  failJob(
+    id: string,
+    worker: WriterClaim,
+    error: string,
+    retryAt: number | null,
+    now: number,
+  ): Promise<boolean>;
+  getJob(id: string): Promise<JobRecord | null>;
+  listJobs(options?: ListJobsOptions): Promise<JobRecord[]>;
+  /** A dead job back to 'queued' (attempts reset, due at `now`); false when it is not dead. */
+  retryJob(id: string, now: number): Promise<boolean>;
+  /** Delete dead jobs; how many. */
+  purgeDeadJobs(): Promise<number>;
+  /** Counts per state. */
+  jobCounts(): Promise<Record<JobState, number>>;
 }
 
 export type { DocKind };

@@ -172,6 +172,34 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE sections ADD COLUMN lang TEXT;
   CREATE INDEX sections_lang ON sections(lang) WHERE live = 1;
   `,
+  // 6: the job queue (src/jobs/, src/store/sqlite/jobs.ts). A job is queued (due at `run_at`),
+  // leased by one worker until `lease_until` (times are epoch ms), done, or dead with its last
+  // error. `job_key` makes enqueueing idempotent: at most one live (queued or leased) job per key.
+  `
+  CREATE TABLE jobs (
+    rid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    job_key TEXT,
+    state TEXT NOT NULL CHECK (state IN ('queued', 'leased', 'done', 'dead')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    max_attempts INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    run_at INTEGER NOT NULL,
+    lease_until INTEGER,
+    worker_pid INTEGER,
+    worker_host TEXT,
+    worker_start TEXT,
+    worker_command TEXT,
+    progress TEXT,
+    result TEXT,
+    last_error TEXT,
+    finished_at INTEGER
+  );
+  CREATE UNIQUE INDEX jobs_live_key ON jobs(job_key) WHERE job_key IS NOT NULL AND state IN ('queued', 'leased');
+  CREATE INDEX jobs_due ON jobs(state, run_at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -12,6 +12,7 @@ import {
   runStoreContract,
   writeFakeDocument,
 } from '../store.contract.js';
+import { runJobQueueContract } from '../job-queue.contract.js';
 import { runStoreWriterContract } from '../store-writer.contract.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { SqliteStore } from './sqlite-store.js';
@@ -30,6 +31,14 @@ runStoreContract('sqlite (real file)', {
 
 runStoreWriterContract('sqlite (real file)', {
   make: async () => SqliteStore.open(join(dir, `w${n++}.db`)),
+});
+
+runJobQueueContract('sqlite (real file)', {
+  make: async () => SqliteStore.open(join(dir, `j${n++}.db`)),
+  reopen: async (s) => {
+    await s.close();
+    return SqliteStore.open(s.location);
+  },
 });
 
 // The same contract with the lexical leg's own index always on (lexical-index-leg.ts), so every

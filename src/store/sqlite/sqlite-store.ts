@@ -25,6 +25,10 @@ import type {
   WriteDocumentInput,
   WriteStatus,
   WriterClaim,
+  EnqueueJobInput,
+  JobRecord,
+  JobState,
+  ListJobsOptions,
   WriterHolder,
 } from '../store.js';
 import { type AnnInspection, type AnnOptions, type AnnStatus, AnnVectorLeg } from './ann-vector-index.js';
@@ -50,6 +54,7 @@ import {
   documentFrequencies,
   lexicalSearch,
 } from './lexical-search.js';
+import * as jobs from './jobs.js';
 import * as quality from './quality-tables.js';
 import { now, type Row, toChunk, toDocument, toSection } from './rows.js';
 import { frozen, RecordCache } from './record-cache.js';
@@ -197,6 +202,10 @@ export class SqliteStore implements Store {
     this.stmt(
       'INSERT INTO blobs(name, data, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at',
     ).run(name, Buffer.from(data), now());
+  }
+
+  async deleteBlob(name: string): Promise<boolean> {
+    return this.stmt('DELETE FROM blobs WHERE name = ?').run(name).changes > 0;
   }
 
   async beginBatch(label: string, owner?: BatchOwner): Promise<BatchRecord> {
@@ -728,5 +737,67 @@ export class SqliteStore implements Store {
 
   async putVerdict(key: string, verdict: boolean): Promise<void> {
     quality.putVerdict(this.statements, key, verdict);
+  }
+
+  async enqueueJob(input: EnqueueJobInput): Promise<JobRecord> {
+    return busyAsConflict(() => jobs.enqueueJob(this.statements, input));
+  }
+
+  async leaseJob(
+    worker: WriterClaim,
+    now: number,
+    leaseMs: number,
+    isAlive: (w: WriterClaim) => boolean,
+    kinds?: readonly string[],
+  ): Promise<JobRecord | null> {
+    return busyAsConflict(() => jobs.leaseJob(this.statements, worker, now, leaseMs, isAlive, kinds));
+  }
+
+  async heartbeatJob(
+    id: string,
+    worker: WriterClaim,
+    leaseUntil: number,
+    progress?: Record<string, unknown>,
+  ): Promise<boolean> {
+    return busyAsConflict(() => jobs.heartbeatJob(this.statements, id, worker, leaseUntil, progress));
+  }
+
+  async ackJob(
+    id: string,
+    worker: WriterClaim,
+    result: Record<string, unknown>,
+    now: number,
+  ): Promise<boolean> {
+    return busyAsConflict(() => jobs.ackJob(this.statements, id, worker, result, now));
+  }
+
+  async failJob(
+    id: string,
+    worker: WriterClaim,
+    error: string,
+    retryAt: number | null,
+    now: number,
+  ): Promise<boolean> {
+    return busyAsConflict(() => jobs.failJob(this.statements, id, worker, error, retryAt, now));
+  }
+
+  async getJob(id: string): Promise<JobRecord | null> {
+    return jobs.getJob(this.statements, id);
+  }
+
+  async listJobs(options: ListJobsOptions = {}): Promise<JobRecord[]> {
+    return jobs.listJobs(this.statements, options);
+  }
+
+  async retryJob(id: string, now: number): Promise<boolean> {
+    return busyAsConflict(() => jobs.retryJob(this.statements, id, now));
+  }
+
+  async purgeDeadJobs(): Promise<number> {
+    return busyAsConflict(() => jobs.purgeDeadJobs(this.statements));
+  }
+
+  async jobCounts(): Promise<Record<JobState, number>> {
+    return jobs.jobCounts(this.statements);
   }
 }
