@@ -252,6 +252,42 @@ export const CONFIG_KEYS = {
     env: 'QUIVER_MAX_BODY',
     help: 'largest request body quiver serve accepts (413 above)',
   },
+  'server.maxUploadBytes': {
+    schema: int({ min: 1024 }),
+    default: 50 * 1024 * 1024,
+    env: 'QUIVER_MAX_UPLOAD',
+    help: 'largest file upload quiver serve accepts (413 above)',
+  },
+  'server.roots': {
+    schema: str,
+    default: '',
+    env: 'QUIVER_ROOTS',
+    help: 'folders (separated by :) under which an admin may ask the server to ingest a path; empty: none',
+  },
+  'server.corsOrigins': {
+    schema: str,
+    default: '',
+    env: 'QUIVER_CORS_ORIGINS',
+    help: 'origins (comma-separated) allowed to call the server from a browser; empty: CORS off',
+  },
+  'server.worker': {
+    schema: oneOf('process', 'off'),
+    default: 'process',
+    env: 'QUIVER_WORKER',
+    help: 'run queued jobs in a child process of quiver serve (off: run `quiver queue work` yourself)',
+  },
+  'queue.maxAttempts': {
+    schema: int({ min: 1, max: 100 }),
+    default: 8,
+    env: 'QUIVER_JOB_ATTEMPTS',
+    help: 'attempts of a job before it is dead (a worker killed mid-job counts as one)',
+  },
+  'queue.leaseSeconds': {
+    schema: num({ gt: 0 }),
+    default: 60,
+    env: 'QUIVER_JOB_LEASE',
+    help: 'how long a worker holds a job between heartbeats before another may take it',
+  },
   'generator.provider': {
     schema: oneOf('extractive', 'openai'),
     default: 'extractive',

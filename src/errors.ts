@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   ABORTED: 'The operation was aborted.',
   BUDGET: 'The token budget would be exceeded.',
   CONFLICT: 'The operation conflicts with the state of the vault.',
+  FORBIDDEN: 'The caller may not do this (its role, or a path outside the allowed roots).',
   NO_SPACE: 'The disk is full: the write was rolled back and nothing was half-written.',
   INTERNAL: 'An unexpected internal error.',
 } as const;

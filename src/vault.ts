@@ -11,6 +11,7 @@ import { bestChunks } from './retrieve/sections.js';
 import { contentTerms } from './text/tokens.js';
 import type { Embedder } from './embed/embedder.js';
 import { failpoint } from './_failpoint.js';
+import type { AskEvent } from './answer/ask-events.js';
 import { QuiverError } from './errors.js';
 import { loadConfig, type Config, type ConfigKey, type LoadedConfig } from './config.js';
 import type { AddInput, AddOptions, AddReport } from './ingest/ingest.js';
@@ -81,6 +82,13 @@ export type GeneratorName = 'extractive' | 'openai';
 export interface AskOptions extends SearchOptions {
   generator?: GeneratorName;
   onToken?: (t: string) => void;
+  /** Told of each step as it happens (answer/ask-events.ts): the one stream the faces consume. */
+  onEvent?: (e: AskEvent) => void;
+  /**
+   * Whose token budget (`QUIVER_TOKEN_BUDGET`) this ask spends: each account (a server token, an
+   * MCP session) has its own. Default: the process's.
+   */
+  account?: string;
   /**
    * Keep a transcript and let the quality loop observe the answer (default true). Evaluations
    * pass false so measuring a vault does not write into it; `transcriptId` is then null.
@@ -204,8 +212,8 @@ export const FITTED_ON_KEY = 'embedder.builtin.fittedOn';
  * (`ingest`, `hybridRetrieve`, `searchSections`, …); this facade wires them with the config.
  */
 export class Vault {
-  /** Tokens spent by `ask` through this Vault (the session of QUIVER_TOKEN_BUDGET). */
-  spentTokens = 0;
+  /** Tokens spent by `ask` through this Vault, per account (`AskOptions.account`; '' the process's). */
+  readonly spentTokens = new Map<string, number>();
   private readonly generators = new Map<GeneratorName, Generator>();
   /** Feedback, prior, noise marks and the ranker of this vault (src/quality/quality-loop.ts). */
   private qualityLoop: QualityLoop;
@@ -434,6 +442,28 @@ export class Vault {
         const r = await this.reindexHeld(options);
         await this.reclaim();
         return r;
+      },
+      options.signal,
+    );
+  }
+
+  /**
+   * Bring the vector index (HNSW above `ann.threshold`) and the lexical leg's own index up to date
+   * now (index maintenance, run as a job by a served vault): what `add` does after a batch.
+   */
+  async prepareIndexes(
+    options: { signal?: AbortSignal } = {},
+  ): Promise<{ vector: boolean; lexical: boolean }> {
+    return this.writing(
+      'index',
+      async () => {
+        await this.checkEmbedder();
+        await this.store.prepareVectorIndex?.(this.embedder.id);
+        await this.store.prepareLexicalIndex?.();
+        return {
+          vector: this.store.prepareVectorIndex !== undefined,
+          lexical: this.store.prepareLexicalIndex !== undefined,
+        };
       },
       options.signal,
     );
@@ -766,22 +796,46 @@ export class Vault {
     const t0 = performance.now();
     const ctx = await this.promptContext(question, options);
     const t1 = performance.now();
+    const emit = options.onEvent;
+    emit?.({ type: 'context', sections: ctx.sections, timings: { ...ctx.timings, contextMs: t1 - t0 } });
     const generator = this.generator(options.generator);
     const budget = this.config.tokenBudget;
+    const account = options.account ?? '';
+    const spent = this.spentTokens.get(account) ?? 0;
+    const onToken =
+      emit === undefined
+        ? options.onToken
+        : (t: string): void => {
+            options.onToken?.(t);
+            emit({ type: 'token', text: t });
+          };
     const r = await answerFromContext(question, ctx.sections, generator, {
       budgets: {
         sectionChars: this.config['context.sectionChars'],
         totalChars: this.config['context.totalChars'],
       },
       maxTokens: this.config['generator.maxTokens'],
-      ...(budget > 0 ? { remainingTokens: Math.max(0, budget - this.spentTokens) } : {}),
+      ...(budget > 0 ? { remainingTokens: Math.max(0, budget - spent) } : {}),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.onToken === undefined ? {} : { onToken: options.onToken }),
+      ...(onToken === undefined ? {} : { onToken }),
     });
-    this.spentTokens += r.usage.promptTokens + r.usage.completionTokens;
+    this.spentTokens.set(
+      account,
+      (this.spentTokens.get(account) ?? 0) + r.usage.promptTokens + r.usage.completionTokens,
+    );
     const { generateMs, ...answered } = r;
     const rest = await this.abstainWhenUncovered(question, answered);
     const timings = { ...ctx.timings, contextMs: t1 - t0, generateMs, totalMs: performance.now() - t0 };
+    emit?.({
+      type: 'claims',
+      answer: rest.answer,
+      claims: rest.claims,
+      cited: rest.cited,
+      invalidCitations: rest.invalidCitations,
+      abstained: rest.abstained,
+      conflicts: rest.conflicts,
+    });
+    emit?.({ type: 'measured', timings, usage: r.usage, generator: r.generator });
     // Quality loop: keep a transcript of every answer, and log it for learning when that is on.
     const { config, fingerprint } = transcriptConfig(this.config);
     const transcript: TranscriptRecord = {
@@ -798,10 +852,15 @@ export class Vault {
       usage: r.usage,
       timings,
     };
-    if (options.record === false || this.readonly) return { ...rest, timings, transcriptId: null };
+    if (options.record === false || this.readonly) {
+      const unrecorded: AskResult = { ...rest, timings, transcriptId: null };
+      emit?.({ type: 'done', result: unrecorded });
+      return unrecorded;
+    }
     await this.store.putTranscript(transcript);
     const result: AskResult = { ...rest, timings, transcriptId: transcript.id };
     await this.quality.observe(result);
+    emit?.({ type: 'done', result });
     return result;
   }
 
@@ -855,6 +914,25 @@ export class Vault {
       }
     }
     return { section, document, children, text: parts.filter((p) => p.trim() !== '').join('\n\n') };
+  }
+
+  /** Answer transcripts, newest first (the quality loop's record of each `ask`). */
+  async transcripts(options: { limit?: number } = {}): Promise<TranscriptRecord[]> {
+    return this.store.listTranscripts(options);
+  }
+
+  /** One transcript by id; NOT_FOUND when there is none. */
+  async transcript(id: string): Promise<TranscriptRecord> {
+    const t = await this.store.getTranscript(id);
+    if (t === null) throw new QuiverError('NOT_FOUND', `quiver: no transcript ${id}`);
+    return t;
+  }
+
+  /** A document and its sections' outline (ids, levels, titles, pages; no text), in document order. */
+  async outline(docId: string): Promise<{ document: DocumentRecord; sections: SectionRecord[] }> {
+    const document = await this.store.getDocument(docId);
+    if (document === null) throw new QuiverError('NOT_FOUND', `quiver: no document ${docId}`);
+    return { document, sections: await this.store.listSections(docId) };
   }
 
   async docs(options: { filter?: SearchFilter; limit?: number } = {}): Promise<DocumentRecord[]> {

@@ -26,8 +26,8 @@ export const EXIT_TABLE: readonly { exit: number; meaning: string; codes: readon
   },
   {
     exit: EXIT.USAGE,
-    meaning: 'bad input, options or configuration; nothing was changed',
-    codes: ['BAD_INPUT', 'CONFIG'],
+    meaning: 'bad input, options or configuration, or a request not allowed; nothing was changed',
+    codes: ['BAD_INPUT', 'CONFIG', 'FORBIDDEN'],
   },
   {
     exit: EXIT.NOT_FOUND,

@@ -6,17 +6,23 @@ import type { BatchOwner, Store, WriteDocumentInput, WriteStatus } from '../stor
 import type { BatchRecord } from '../types.js';
 import { failpoint } from '../_failpoint.js';
 import { buildDocument } from './build.js';
-import { readPath, readLiteral, type ReadResult } from './read-source.js';
+import { readBytes, readPath, readLiteral, type ReadResult } from './read-source.js';
 import { unreadable } from './file-head.js';
 import { walkFiles } from './walk.js';
 
-/** A thing to add: a file or folder path, or literal text (a note). */
 /** A failure of the vault itself (locked, disk full) or a stop request: the batch ends, no file fails. */
 function stopsBatch(e: unknown): boolean {
   return isQuiverError(e, 'CONFLICT') || isQuiverError(e, 'ABORTED') || isQuiverError(e, 'NO_SPACE');
 }
 
-export type AddInput = string | { text: string; title?: string; source?: string };
+/**
+ * A thing to add: a file or folder path, literal text (a note), or the bytes of an uploaded file
+ * (`source`, a name with an extension, picks the reader as a file's name would).
+ */
+export type AddInput =
+  | string
+  | { text: string; title?: string; source?: string }
+  | { bytes: Uint8Array; source: string; title?: string };
 
 export interface AddProgress {
   done: number;
@@ -267,7 +273,12 @@ export async function ingest(
             ? await readPath(task.path, source, {
                 ...(options.maxFileBytes === undefined ? {} : { maxBytes: options.maxFileBytes }),
               })
-            : readLiteral(task.input);
+            : 'bytes' in task.input
+              ? await readBytes(task.input.bytes, task.input.source, {
+                  ...(options.maxFileBytes === undefined ? {} : { maxBytes: options.maxFileBytes }),
+                  ...(task.input.title === undefined ? {} : { title: task.input.title }),
+                })
+              : readLiteral(task.input);
       } catch (e) {
         report({ source: source || 'text', status: 'failed', error: toItemError(e) });
         continue;

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { AddInput } from '../../index.js';
 import { addJson } from '../../wire/ingest.js';
 import { QuiverError } from '../../errors.js';
@@ -29,6 +30,10 @@ export const addCommand: Command = {
       type: 'boolean',
       help: 'also remove documents whose files under the given folders are gone (follows renames)',
     },
+    queue: {
+      type: 'boolean',
+      help: 'put the ingest on the job queue instead of running it now (quiver queue drain, or a served vault, runs it)',
+    },
     'max-file-bytes': configOption('ingest.maxFileBytes', 'largest file to ingest'),
     'chunk-chars': configOption('ingest.chunkChars', 'chunk target in characters'),
   },
@@ -47,13 +52,26 @@ export const addCommand: Command = {
     if (inputs.length === 0)
       throw new QuiverError('BAD_INPUT', 'quiver add: give at least one path, - for stdin, or --text');
     const vault = await ctx.openVault();
+    const include = strs(ctx.values, 'include');
+    const exclude = strs(ctx.values, 'exclude');
+    if (ctx.values.queue === true) {
+      const { submitJob } = await import('../../jobs/queue.js');
+      const job = await submitJob(vault, 'ingest', {
+        paths: inputs.filter((i): i is string => typeof i === 'string').map((p) => resolve(p)),
+        texts: inputs.filter((i): i is { text: string } => typeof i !== 'string' && 'text' in i),
+        ...(include === undefined ? {} : { include }),
+        ...(exclude === undefined ? {} : { exclude }),
+        ...(ctx.values.sync === true ? { sync: true } : {}),
+      });
+      if (ctx.json) ctx.out(`${JSON.stringify({ job: job.id, state: job.state })}\n`);
+      else ctx.out(`job ${job.id} queued (quiver queue drain runs it)\n`);
+      return EXIT.OK;
+    }
     const { bar, onIndexProgress, onLexicalIndexProgress, stop } = progressWithIndex(
       ctx.io,
       ctx.quiet,
       'ingest',
     );
-    const include = strs(ctx.values, 'include');
-    const exclude = strs(ctx.values, 'exclude');
     let report;
     try {
       report = await vault.add(inputs, {

@@ -85,6 +85,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./serve.js')).serveCommand,
   },
   {
+    name: 'queue',
+    summary: 'background jobs: list, drain (run what is due), work, retry a dead job, purge-dead',
+    load: async () => (await import('./queue.js')).queueCommand,
+  },
+  {
     name: 'token',
     summary: 'create, list or revoke the bearer tokens quiver serve accepts',
     load: async () => (await import('./token.js')).tokenCommand,

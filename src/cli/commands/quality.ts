@@ -367,8 +367,7 @@ export const transcriptsCommand: Command = {
     const id = ctx.positionals[0];
     const vault = await ctx.openVault();
     if (id !== undefined) {
-      const t = await vault.store.getTranscript(id);
-      if (t === null) throw new QuiverError('NOT_FOUND', `quiver: no transcript ${id}`);
+      const t = await vault.transcript(id);
       if (ctx.json) ctx.out(`${JSON.stringify(transcriptJson(t))}\n`);
       else {
         ctx.out(
@@ -383,7 +382,7 @@ export const transcriptsCommand: Command = {
       return EXIT.OK;
     }
     const limit = num(ctx.values, 'limit');
-    const list = await vault.store.listTranscripts(limit === undefined ? {} : { limit });
+    const list = await vault.transcripts(limit === undefined ? {} : { limit });
     if (ctx.json) ctx.out(`${JSON.stringify(list.map(transcriptJson))}\n`);
     else if (list.length === 0) ctx.out('no transcripts yet\n');
     else

@@ -31,11 +31,11 @@ export const readCommand: Command = {
     } else {
       ctx.out(`${r.section.breadcrumb}\n(${r.document.source}; ${r.section.id})\n\n${r.text.trim()}\n`);
       if (!id.includes('#')) {
-        const outline = await vault.store.listSections(r.document.id);
+        const { sections } = await vault.outline(r.document.id);
         ctx.out(
           `\n${table(
             ['section', 'level', 'title'],
-            outline.map((s) => [s.id, s.level, s.title]),
+            sections.map((s) => [s.id, s.level, s.title]),
           )}`,
         );
       }

@@ -1,0 +1,155 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isQuiverError, QuiverError } from '../errors.js';
+import { holderAlive, selfClaim } from '../store/liveness.js';
+import type { JobRecord, WriterClaim } from '../store/store.js';
+import type { Vault } from '../vault.js';
+import { nextRunAt } from './backoff.js';
+import { isPermanent, runJob, uploadBlobs } from './run-job.js';
+
+/**
+ * The worker: lease a due job, run it with a heartbeat that keeps the lease, then ack it, or record
+ * the failure (retried after exponential backoff with full jitter, or dead after
+ * `queue.maxAttempts` or at once when another attempt cannot help). A worker that is killed stops
+ * heartbeating; the next worker takes the job over as soon as the dead process is seen gone (same
+ * host) or its lease runs out.
+ */
+
+export type JobOutcome = 'done' | 'retry' | 'dead' | 'lost';
+
+export interface JobEvent {
+  job: JobRecord;
+  outcome: JobOutcome;
+  result?: Record<string, unknown>;
+  error?: string;
+  retryAt?: number;
+}
+
+export interface WorkerOptions {
+  /** Only these kinds (default all). */
+  kinds?: readonly string[];
+  signal?: AbortSignal;
+  /** Told when a job starts and when it ends. */
+  onStart?: (job: JobRecord) => void;
+  onJob?: (e: JobEvent) => void;
+  onProgress?: (job: JobRecord, progress: Record<string, unknown>) => void;
+  /** The clock and the jitter source (tests pass their own). */
+  now?: () => number;
+  random?: () => number;
+}
+
+export interface DrainSummary {
+  done: number;
+  retried: number;
+  dead: number;
+  lost: number;
+}
+
+/** Lease and run the next due job; null when none is due. */
+export async function runNext(vault: Vault, options: WorkerOptions = {}): Promise<JobEvent | null> {
+  const now = options.now ?? Date.now;
+  const me: WriterClaim = selfClaim('queue work');
+  const leaseMs = vault.config['queue.leaseSeconds'] * 1000;
+  const job = await vault.store.leaseJob(me, now(), leaseMs, holderAlive, options.kinds);
+  if (job === null) return null;
+  options.onStart?.(job);
+  const stop = new AbortController();
+  const outer = options.signal;
+  const onOuter = (): void => stop.abort();
+  outer?.addEventListener('abort', onOuter, { once: true });
+  let progress: Record<string, unknown> | undefined;
+  let lost = false;
+  const beat = setInterval(
+    () => {
+      vault.store
+        .heartbeatJob(job.id, me, now() + leaseMs, progress)
+        .then((held) => {
+          if (!held) {
+            lost = true;
+            stop.abort();
+          }
+        })
+        .catch(() => undefined);
+    },
+    Math.max(50, leaseMs / 3),
+  );
+  beat.unref();
+  let event: JobEvent;
+  try {
+    const result = await runJob(vault, job, {
+      signal: stop.signal,
+      progress: (p) => {
+        progress = p;
+        options.onProgress?.(job, p);
+      },
+    });
+    event = (await vault.store.ackJob(job.id, me, result, now()))
+      ? { job, outcome: 'done', result }
+      : { job, outcome: 'lost' };
+  } catch (e) {
+    const error = e instanceof Error ? e.message : String(e);
+    if (lost) event = { job, outcome: 'lost', error };
+    else {
+      // A stop asked for by this worker's owner (SIGTERM) puts the job back due now.
+      const stopped = outer?.aborted === true && isQuiverError(e, 'ABORTED');
+      const retryAt = stopped
+        ? now()
+        : isPermanent(e)
+          ? null
+          : nextRunAt(now(), job.attempts, job.maxAttempts, (options.random ?? Math.random)());
+      const held = await vault.store.failJob(job.id, me, error, retryAt, now());
+      event = !held
+        ? { job, outcome: 'lost', error }
+        : retryAt === null
+          ? { job, outcome: 'dead', error }
+          : { job, outcome: 'retry', error, retryAt };
+    }
+  } finally {
+    clearInterval(beat);
+    outer?.removeEventListener('abort', onOuter);
+  }
+  if (event.outcome === 'done' || event.outcome === 'dead')
+    for (const blob of uploadBlobs(job)) await vault.store.deleteBlob(blob);
+  options.onJob?.(event);
+  return event;
+}
+
+/** Run every job due now, one after another, and say what happened (`quiver queue drain`). */
+export async function drain(vault: Vault, options: WorkerOptions = {}): Promise<DrainSummary> {
+  const summary: DrainSummary = { done: 0, retried: 0, dead: 0, lost: 0 };
+  for (;;) {
+    if (options.signal?.aborted === true) break;
+    const e = await runNext(vault, options);
+    if (e === null) break;
+    if (e.outcome === 'done') summary.done++;
+    else if (e.outcome === 'retry') summary.retried++;
+    else if (e.outcome === 'dead') summary.dead++;
+    else summary.lost++;
+    // A job that failed and is due again at once would loop; drain runs each job once.
+    if (e.outcome === 'retry' && (e.retryAt ?? 0) <= (options.now ?? Date.now)()) break;
+  }
+  return summary;
+}
+
+/**
+ * Work until `signal` aborts (`quiver queue work`, the server's worker process): run due jobs,
+ * and between them look for new ones every `pollMs`.
+ */
+export async function work(vault: Vault, options: WorkerOptions & { pollMs?: number } = {}): Promise<void> {
+  const pollMs = options.pollMs ?? 500;
+  while (options.signal?.aborted !== true) {
+    let e: JobEvent | null;
+    try {
+      e = await runNext(vault, options);
+    } catch (err) {
+      // The vault busy or briefly unreadable: look again after a pause rather than exit.
+      if (!(err instanceof QuiverError)) throw err;
+      e = null;
+    }
+    if (e !== null) continue;
+    try {
+      await sleep(pollMs, undefined, options.signal === undefined ? {} : { signal: options.signal });
+    } catch {
+      break;
+    }
+  }
+}
