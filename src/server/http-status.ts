@@ -27,6 +27,7 @@ export const HTTP_STATUS: Readonly<Record<QuiverErrorCode, number>> = {
   // A quota, like a rate limit: the token's budget is spent.
   BUDGET: 429,
   CONFLICT: 409,
+  FORBIDDEN: 403,
   NO_SPACE: 507,
   INTERNAL: 500,
 };

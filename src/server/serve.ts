@@ -29,6 +29,11 @@ export async function startServer(
   if ((await listTokens(writer.store)).length === 0)
     firstToken = (await createToken(writer.store, 'admin', 'first start')).token;
   const c = writer.config;
+  const list = (v: string, sep: string): string[] =>
+    v
+      .split(sep)
+      .map((x) => x.trim())
+      .filter((x) => x !== '');
   const app = createApp({
     reader,
     writer,
@@ -36,7 +41,10 @@ export async function startServer(
       ratePerSecond: c['server.ratePerSecond'],
       burst: c['server.burst'],
       maxBodyBytes: c['server.maxBodyBytes'],
+      maxUploadBytes: c['server.maxUploadBytes'],
     },
+    roots: list(c['server.roots'], ':'),
+    corsOrigins: list(c['server.corsOrigins'], ','),
     ...(log === undefined ? {} : { log }),
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {

@@ -42,3 +42,11 @@ export function hitJson(h: SectionHit): Record<string, unknown> {
 export function searchJson(query: string, r: SectionSearchResult): Record<string, unknown> {
   return { query, pool: r.pool, results: r.hits.map(hitJson), timings_ms: r.timings };
 }
+
+/** The JSON shape of a context reply (`quiver context --json`, `POST /v1/context`): numbered sections. */
+export function contextJson(
+  query: string,
+  r: { sections: (SectionHit & { n: number })[]; timings: Record<string, number> },
+): Record<string, unknown> {
+  return { query, sections: r.sections.map((s) => ({ n: s.n, ...hitJson(s) })), timings_ms: r.timings };
+}

@@ -1,5 +1,5 @@
 import type { AddReport } from '../ingest/ingest.js';
-import type { DocumentRecord } from '../types.js';
+import type { DocumentRecord, SectionRecord } from '../types.js';
 import type { ReadResult } from '../vault.js';
 
 /** The JSON shape of an ingest report (`quiver add --json`, `POST /v1/documents`). */
@@ -46,5 +46,24 @@ export function readJson(r: ReadResult): Record<string, unknown> {
     pages: r.section.pageStart === null ? null : [r.section.pageStart, r.section.pageEnd],
     children: r.children,
     text: r.text,
+  };
+}
+
+/** A document's outline (`GET /v1/documents/:id/outline`): the document and each section without text. */
+export function outlineJson(o: {
+  document: DocumentRecord;
+  sections: SectionRecord[];
+}): Record<string, unknown> {
+  return {
+    document: documentJson(o.document),
+    sections: o.sections.map((s) => ({
+      id: s.id,
+      parent_id: s.parentId,
+      level: s.level,
+      title: s.title,
+      breadcrumb: s.breadcrumb,
+      pages: s.pageStart === null ? null : [s.pageStart, s.pageEnd],
+      chars: s.text.length,
+    })),
   };
 }

@@ -6,7 +6,7 @@ import { str, type Command, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { markdownToPlain, snippetToPlain } from '../../text/plain-text.js';
 import { styler } from '../style.js';
-import { hitJson, searchJson } from '../../wire/hits.js';
+import { contextJson, hitJson, searchJson } from '../../wire/hits.js';
 import { jsonLine } from '../json-line.js';
 import { whereLabel } from './where-label.js';
 import { RANKED_LIST_OPTIONS, RETRIEVAL_OPTIONS, searchOptionsFrom } from './retrieval-flags.js';
@@ -135,10 +135,7 @@ export const contextCommand: Command = {
     const q = query(ctx, 'context');
     const vault = await ctx.openVault({ readonly: true });
     const r = await vault.context(q, searchOptionsFrom(ctx.values));
-    if (ctx.json)
-      ctx.out(
-        `${JSON.stringify({ query: q, sections: r.sections.map((s) => ({ n: s.n, ...hitJson(s) })), timings_ms: r.timings })}\n`,
-      );
+    if (ctx.json) ctx.out(`${JSON.stringify(contextJson(q, r))}\n`);
     else printHits(ctx, r.sections, true);
     return EXIT.OK;
   },

@@ -11,6 +11,7 @@ export const serveCommand: Command = {
   maxArgs: 0,
   async run(ctx) {
     const { startServer } = await import('../../server/serve.js');
+    const { startWorkerProcess } = await import('../../server/worker-process.js');
     const writer = await ctx.openVault();
     const reader = await ctx.openVault({ readonly: true });
     const host = typeof ctx.values.host === 'string' ? ctx.values.host : writer.config['server.host'];
@@ -20,8 +21,21 @@ export const serveCommand: Command = {
       { host, port },
       ctx.quiet ? undefined : (l) => ctx.err(`${l}\n`),
     );
+    const log = ctx.quiet ? undefined : (l: string): void => ctx.err(`${l}\n`);
+    // Queued jobs (uploads, folder ingests, maintenance) run in a child process of their own.
+    const worker =
+      writer.config['server.worker'] === 'process'
+        ? startWorkerProcess({
+            vault: writer.store.location,
+            env: ctx.io.env,
+            ...(typeof ctx.values.config === 'string' ? { configFile: ctx.values.config } : {}),
+            ...(log === undefined ? {} : { log }),
+          })
+        : null;
     if (ctx.json)
-      ctx.out(`${JSON.stringify({ url: served.url, port: served.port, token: served.firstToken })}\n`);
+      ctx.out(
+        `${JSON.stringify({ url: served.url, port: served.port, token: served.firstToken, worker_pid: worker?.pid() ?? null })}\n`,
+      );
     else {
       ctx.out(`quiver serve: ${writer.store.location} on ${served.url} (Ctrl-C stops)\n`);
       if (served.firstToken !== null)
@@ -34,6 +48,8 @@ export const serveCommand: Command = {
       else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     await served.close();
+    await worker?.stop();
+    await reader.close();
     await writer.close();
     return EXIT.OK;
   },

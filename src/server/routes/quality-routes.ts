@@ -1,0 +1,103 @@
+import { feedbackJson, markJson, noiseJson, transcriptJson } from '../../wire/quality.js';
+import { LearnRequest, MarkRequest, RateRequest } from '../../wire/requests.js';
+import { intQuery, param, route, type Route } from '../route.js';
+
+/** The quality loop: ratings, learning, noise suggestions and marks, transcripts. */
+export const QUALITY_ROUTES: readonly Route[] = [
+  route({
+    method: 'POST',
+    path: '/v1/feedback',
+    role: 'write',
+    tag: 'quality',
+    summary: 'Rate a section for a question (up, down, …): the ranker learns from it',
+    body: RateRequest,
+    status: 201,
+    handle: async (c, d, b) => {
+      const row = await d.writer.quality.rate(
+        b.question,
+        b.sectionId,
+        b.signal,
+        b.askId === undefined ? {} : { askId: b.askId },
+      );
+      return c.json(feedbackJson(row), 201);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/feedback',
+    role: 'read',
+    tag: 'quality',
+    summary: 'Ratings, newest first',
+    query: { doc: 'only this document', limit: '1–1000 (default 50)' },
+    handle: async (c, d) => {
+      const doc = c.req.query('doc');
+      const rows = await d.reader.quality.ratings({
+        limit: intQuery(c, 'limit', 50, 1, 1000),
+        ...(doc === undefined ? {} : { docId: doc }),
+      });
+      return c.json({ ratings: rows.map(feedbackJson), learning: await d.reader.quality.isLearning() });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/learning',
+    role: 'admin',
+    tag: 'quality',
+    summary: 'Switch logging of answers for learning on or off',
+    body: LearnRequest,
+    handle: async (c, d, b) => {
+      await d.writer.quality.learn(b.on);
+      return c.json({ learning: b.on });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/noise/suggestions',
+    role: 'read',
+    tag: 'quality',
+    summary: 'Documents that look like junk, with their score and the features behind it',
+    query: { k: 'at most this many (1–500, default 20)' },
+    handle: async (c, d) => {
+      const rows = await d.reader.quality.suggestNoisy({ k: intQuery(c, 'k', 20, 1, 500) });
+      return c.json({ suggestions: rows.map(noiseJson) });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/noise/marks',
+    role: 'read',
+    tag: 'quality',
+    summary: 'Documents a person marked as junk or as a keeper',
+    handle: async (c, d) => c.json({ marks: (await d.reader.quality.marks()).map(markJson) }),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/noise/marks',
+    role: 'write',
+    tag: 'quality',
+    summary: 'Mark a document as junk (noisy: true) or a keeper (noisy: false)',
+    body: MarkRequest,
+    handle: async (c, d, b) =>
+      c.json(markJson(await d.writer.quality.markNoisy(b.document, b.noisy, b.reason ?? ''))),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/transcripts',
+    role: 'read',
+    tag: 'quality',
+    summary: 'Answer transcripts (prompt, answer, citations, timings), newest first',
+    query: { limit: '1–1000 (default 50)' },
+    handle: async (c, d) => {
+      const list = await d.reader.transcripts({ limit: intQuery(c, 'limit', 50, 1, 1000) });
+      return c.json({ transcripts: list.map(transcriptJson) });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/transcripts/:id',
+    role: 'read',
+    tag: 'quality',
+    summary: 'One transcript',
+    handle: async (c, d) => c.json(transcriptJson(await d.reader.transcript(param(c, 'id')))),
+  }),
+];

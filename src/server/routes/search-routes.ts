@@ -1,0 +1,104 @@
+import { streamSSE } from 'hono/streaming';
+import type { AskEvent } from '../../answer/ask-events.js';
+import { askEventJson, askJson } from '../../wire/answers.js';
+import { contextJson, searchJson } from '../../wire/hits.js';
+import { AskRequest, ContextRequest, SearchRequest } from '../../wire/requests.js';
+import { searchOptionsOf } from '../../wire/search-options.js';
+import { errorReply } from '../http-status.js';
+import { route, type Ctx, type Route } from '../route.js';
+
+/** Search, context and ask: read routes, served by the read-only vault. */
+
+function wantsStream(c: Ctx, asked: boolean | undefined): boolean {
+  return asked === true || (c.req.header('accept') ?? '').includes('text/event-stream');
+}
+
+export const SEARCH_ROUTES: readonly Route[] = [
+  route({
+    method: 'POST',
+    path: '/v1/search',
+    role: 'read',
+    tag: 'search',
+    summary: 'Ranked sections for a query (hybrid retrieval; every knob per call)',
+    body: SearchRequest,
+    handle: async (c, d, b) =>
+      c.json(searchJson(b.query, await d.reader.search(b.query, searchOptionsOf(b, c.req.raw.signal)))),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/context',
+    role: 'read',
+    tag: 'search',
+    summary: 'Numbered sections chosen to cover the query, with their text, for a prompt',
+    body: ContextRequest,
+    handle: async (c, d, b) =>
+      c.json(contextJson(b.query, await d.reader.context(b.query, searchOptionsOf(b, c.req.raw.signal)))),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/ask',
+    role: 'read',
+    tag: 'ask',
+    summary:
+      'An answer with [n] citations; with `Accept: text/event-stream` (or stream: true) a stream of events: context, token…, claims, measured, done',
+    body: AskRequest,
+    stream: true,
+    handle: async (c, d, b) => {
+      const token = c.get('token');
+      const base = {
+        ...searchOptionsOf(b),
+        ...(b.generator === undefined ? {} : { generator: b.generator }),
+        account: token.id,
+      };
+      if (!wantsStream(c, b.stream))
+        return c.json(askJson(await d.reader.ask(b.question, { ...base, signal: c.req.raw.signal })));
+      // A client that goes away stops the answer: retrieval, the generator and the stream.
+      const stop = new AbortController();
+      c.req.raw.signal.addEventListener('abort', () => stop.abort(), { once: true });
+      return streamSSE(c, async (stream) => {
+        stream.onAbort(() => stop.abort());
+        const queue: AskEvent[] = [];
+        let wake: (() => void) | null = null;
+        let finished = false;
+        const asked = d.reader
+          .ask(b.question, {
+            ...base,
+            signal: stop.signal,
+            onEvent: (e) => {
+              queue.push(e);
+              wake?.();
+            },
+          })
+          .finally(() => {
+            finished = true;
+            wake?.();
+          });
+        asked.catch(() => undefined); // read below, after the events are written
+        let id = 0;
+        for (;;) {
+          while (queue.length > 0) {
+            const e = queue.shift()!;
+            await stream.writeSSE({ event: e.type, data: JSON.stringify(askEventJson(e)), id: String(id++) });
+          }
+          if (finished || stop.signal.aborted) break;
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+          wake = null;
+        }
+        try {
+          await asked;
+        } catch (e) {
+          if (!stop.signal.aborted) {
+            const r = errorReply(e);
+            await stream.writeSSE({
+              event: 'error',
+              data: JSON.stringify({ status: r.status, ...r.body }),
+              id: String(id++),
+            });
+          }
+        }
+      });
+    },
+  }),
+];
