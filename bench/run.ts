@@ -37,6 +37,7 @@ const BENCHES: { name: string; optIn?: boolean; run: () => Promise<unknown> }[] 
   { name: 'scale', optIn: true, run: async () => (await import('./scale.js')).benchScale() },
   { name: 'cli-start', optIn: true, run: async () => (await import('./cli-start.js')).benchCliStart() },
   { name: 'faults', optIn: true, run: async () => (await import('./faults.js')).benchFaults() },
+  { name: 'serve', optIn: true, run: async () => (await import('./serve.js')).benchServe() },
 ];
 
 /** Sections in the order they appear in RESULTS.md (some are written by other bench scripts). */
@@ -61,6 +62,7 @@ const ORDER = [
   'ranker-ladder',
   'cli-start',
   'faults',
+  'serve',
 ];
 
 /**
@@ -88,6 +90,7 @@ const HEADINGS: Record<string, string> = {
   'ranker-ladder': '## Ranker ladder',
   'cli-start': '## CLI cold start',
   faults: '## Faults',
+  serve: '## HTTP server load',
 };
 
 /** The current RESULTS.md cut into sections by {@link HEADINGS} (a `##` not in it stays with the one before). */

@@ -2,7 +2,6 @@ import { QuiverError } from '../errors.js';
 import type { AddInput } from '../ingest/ingest.js';
 import type { JobRecord } from '../store/store.js';
 import type { Vault } from '../vault.js';
-import { addJson } from '../wire/ingest.js';
 import { ingestPayload, isJobKind } from './job-kinds.js';
 
 /** What a handler is given besides the job: progress reports and a stop signal. */
@@ -17,8 +16,13 @@ export interface JobContext {
  * whose content hash is already stored (a redelivered job writes nothing twice), a reindex
  * resumes, an index build reconciles, a fit replaces the saved model.
  */
-export async function runJob(vault: Vault, job: JobRecord, ctx: JobContext): Promise<Record<string, unknown>> {
-  if (!isJobKind(job.kind)) throw new QuiverError('BAD_INPUT', `quiver: no handler for job kind "${job.kind}"`);
+export async function runJob(
+  vault: Vault,
+  job: JobRecord,
+  ctx: JobContext,
+): Promise<Record<string, unknown>> {
+  if (!isJobKind(job.kind))
+    throw new QuiverError('BAD_INPUT', `quiver: no handler for job kind "${job.kind}"`);
   const signal = ctx.signal;
   switch (job.kind) {
     case 'ingest': {
@@ -27,7 +31,10 @@ export async function runJob(vault: Vault, job: JobRecord, ctx: JobContext): Pro
       for (const u of p.uploads ?? []) {
         const bytes = await vault.store.getBlob(u.blob);
         if (bytes === null)
-          throw new QuiverError('NOT_FOUND', `quiver: the upload ${u.name} is gone from the vault (blob ${u.blob})`);
+          throw new QuiverError(
+            'NOT_FOUND',
+            `quiver: the upload ${u.name} is gone from the vault (blob ${u.blob})`,
+          );
         inputs.push({ bytes, source: u.name });
       }
       const r = await vault.add(inputs, {
@@ -37,7 +44,8 @@ export async function runJob(vault: Vault, job: JobRecord, ctx: JobContext): Pro
         ...(p.sync === undefined ? {} : { sync: p.sync }),
         onProgress: (x) => ctx.progress({ done: x.done, total: x.total, source: x.source }),
       });
-      return addJson(r);
+      // The report as stored JSON (the faces show it through wire/jobs.ts, as `add` shows it).
+      return JSON.parse(JSON.stringify(r)) as Record<string, unknown>;
     }
     case 'reindex':
     case 'refit': {
@@ -51,7 +59,10 @@ export async function runJob(vault: Vault, job: JobRecord, ctx: JobContext): Pro
     case 'index':
       return { ...(await vault.prepareIndexes()) };
     case 'noise-fit': {
-      return JSON.parse(JSON.stringify(await vault.quality.fitNoise({ save: true }))) as Record<string, unknown>;
+      return JSON.parse(JSON.stringify(await vault.quality.fitNoise({ save: true }))) as Record<
+        string,
+        unknown
+      >;
     }
   }
 }
@@ -71,5 +82,7 @@ export function uploadBlobs(job: JobRecord): string[] {
  */
 export function isPermanent(e: unknown): boolean {
   if (!(e instanceof QuiverError)) return false;
-  return ['BAD_INPUT', 'NOT_FOUND', 'CONFIG', 'SCHEMA', 'EMBEDDER_MISMATCH', 'UNSUPPORTED_FILE'].includes(e.code);
+  return ['BAD_INPUT', 'NOT_FOUND', 'CONFIG', 'SCHEMA', 'EMBEDDER_MISMATCH', 'UNSUPPORTED_FILE'].includes(
+    e.code,
+  );
 }

@@ -1,4 +1,6 @@
+import type { AddReport } from '../ingest/ingest.js';
 import type { JobRecord } from '../store/store.js';
+import { addJson } from './ingest.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -15,7 +17,11 @@ export function jobJson(j: JobRecord): Record<string, unknown> {
     leaseUntil: iso(j.leaseUntil),
     worker: j.worker === null ? null : { pid: j.worker.pid, host: j.worker.host },
     progress: j.progress,
-    result: j.result,
+    // An ingest's result is its add report: shown in the shape `quiver add --json` prints.
+    result:
+      j.kind === 'ingest' && j.result !== null && 'batch' in j.result
+        ? addJson(j.result as unknown as AddReport)
+        : j.result,
     lastError: j.lastError,
     finishedAt: iso(j.finishedAt),
   };
