@@ -69,6 +69,8 @@ export interface SearchOptions {
   vectorWeight?: number;
   /** Weight of the lexical leg's pseudo-relevance feedback pass (0 = off). */
   feedbackWeight?: number;
+  /** Reciprocal-rank-fusion constant k (default `search.rrfK`). */
+  rrfK?: number;
   /** Lowest cosine of a vector-leg hit (retrieve/vector-floor.ts). */
   minSimilarity?: number;
   filter?: SearchFilter;
@@ -565,6 +567,8 @@ export class Vault {
         { details: { field, value: text } },
       );
     }
+    if (options.rrfK !== undefined && !(Number.isFinite(options.rrfK) && options.rrfK >= 0))
+      throw new QuiverError('BAD_INPUT', `quiver: rrfK must be a number ≥ 0, got ${String(options.rrfK)}`);
     const limit = options.limit ?? this.config['search.limit'];
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
       throw new QuiverError('BAD_INPUT', `quiver: limit must be an integer in 1..1000, got ${String(limit)}`);
@@ -598,7 +602,7 @@ export class Vault {
         legs: options.legs ?? 'both',
         lexicalWeight: options.lexicalWeight ?? c['search.lexicalWeight'],
         vectorWeight: options.vectorWeight ?? c['search.vectorWeight'],
-        rrfK: c['search.rrfK'],
+        rrfK: options.rrfK ?? c['search.rrfK'],
         minSimilarity: options.minSimilarity ?? c['search.minSimilarity'],
         fieldWeights: { body: 1, title: c['search.titleWeight'], heading: c['search.headingWeight'] },
         feedback: {

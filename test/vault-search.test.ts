@@ -290,3 +290,27 @@ describe('SectionHit.pages of a PDF', () => {
     expect(r.hits[0]?.pages).toBeNull();
   });
 });
+
+describe('per-call retrieval settings', () => {
+  it('takes rrfK per call: fused scores follow 1/(k + rank), and the vault default is untouched', async () => {
+    const near = await vault.search('burr grinder coffee', { rrfK: 1, limit: 3, select: { method: 'topk' } });
+    const far = await vault.search('burr grinder coffee', {
+      rrfK: 1000,
+      limit: 3,
+      select: { method: 'topk' },
+    });
+    const dflt = await vault.search('burr grinder coffee', { limit: 3, select: { method: 'topk' } });
+    expect(near.hits[0]!.sectionId).toBe(far.hits[0]!.sectionId);
+    // A small k gives the top rank far more weight than a large one.
+    expect(near.hits[0]!.score).toBeGreaterThan(far.hits[0]!.score * 10);
+    expect(dflt.hits[0]!.score).toBeLessThan(near.hits[0]!.score);
+    expect(dflt.hits[0]!.score).toBeGreaterThan(far.hits[0]!.score);
+  });
+
+  it('refuses a negative or non-finite rrfK before searching', async () => {
+    for (const rrfK of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const e = await vault.search('coffee', { rrfK }).catch((x: unknown) => x);
+      expect(isQuiverError(e, 'BAD_INPUT')).toBe(true);
+    }
+  });
+});

@@ -49,6 +49,7 @@ const retrieval = {
   lexicalWeight: z.number().min(0).max(100).optional(),
   vectorWeight: z.number().min(0).max(100).optional(),
   feedbackWeight: z.number().min(0).max(10).optional(),
+  rrfK: z.number().min(0).max(10_000).optional(),
   minSimilarity: z.number().min(-1).max(1).optional(),
   filter: SearchFilterSchema.optional(),
   select: SelectSchema.optional(),

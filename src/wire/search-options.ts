@@ -20,6 +20,7 @@ export function searchOptionsOf(r: SearchRequest | AskRequest, signal?: AbortSig
     lexicalWeight: rest.lexicalWeight,
     vectorWeight: rest.vectorWeight,
     feedbackWeight: rest.feedbackWeight,
+    rrfK: rest.rrfK,
     minSimilarity: rest.minSimilarity,
   });
   return {
