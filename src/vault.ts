@@ -1,11 +1,12 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { answerFromContext, type AskResult } from './answer/ask.js';
 import { judgedText, toContextSection, type ContextSection } from './answer/context-section.js';
 import type { Generator } from './answer/generator.js';
 import { createExtractiveGenerator, NOT_IN_SOURCES, questionTerms } from './answer/generators/extractive.js';
 import { abstentionText, evidenceCoverage } from './answer/abstain.js';
-import { findConflicts } from './answer/conflicts.js';
-import { nearCopy, shingles } from './retrieve/near-copies.js';
+import { twinCandidates, withConflictingTwins } from './answer/conflicting-twins.js';
+import { transcriptConfig } from './answer/transcript-config.js';
+import { subtree } from './retrieve/subtree.js';
 import { createOpenAIGenerator } from './answer/generators/openai-compatible.js';
 import { bestChunks } from './retrieve/sections.js';
 import { contentTerms } from './text/tokens.js';
@@ -24,7 +25,6 @@ import {
   type SectionHit,
   type SectionSearchResult,
   type SelectionOptions,
-  whereFound,
 } from './retrieve/sections.js';
 import { QualityLoop } from './quality/quality-loop.js';
 import {
@@ -158,23 +158,6 @@ export interface RemoveReport {
 }
 
 export const EMBEDDER_META_KEY = 'embedder';
-
-/** Config keys whose values must never reach a transcript (none hold secrets today: keys live in env vars). */
-const SECRET_KEY = /(secret|password|apiKey)$/i;
-
-/**
- * The configuration as a transcript records it: secret-named keys dropped and credentials in URLs
- * redacted; and its fingerprint, SHA-256 (hex) of that object's JSON with keys sorted.
- */
-function transcriptConfig(c: Config): { config: Record<string, unknown>; fingerprint: string } {
-  const config: Record<string, unknown> = {};
-  for (const k of Object.keys(c).sort()) {
-    if (SECRET_KEY.test(k)) continue;
-    const v = (c as Record<string, unknown>)[k];
-    config[k] = typeof v === 'string' ? v.replace(/\/\/[^/@\s]*@/, '//***@') : v;
-  }
-  return { config, fingerprint: createHash('sha256').update(JSON.stringify(config)).digest('hex') };
-}
 
 /** The configured embedder; the built-in one with the vault's fitted IDF when it has one. */
 async function embedderFor(c: Config, store: Store): Promise<Embedder> {
@@ -661,60 +644,18 @@ export class Vault {
     return { sections: out, timings: r.timings };
   }
 
-  /**
-   * Context sections with the conflicting twins selection passed over put back: a passage and a
-   * copy of it that states a different value (a number, date, name or negation) score almost the
-   * same, and a selector for coverage keeps one of them, hiding that the sources disagree (and
-   * letting ingest order decide which version is quoted). A passed-over candidate among the best
-   * `2 × limit` of the pool that is a near-copy of a chosen section (word 3-grams) and states a
-   * conflicting sentence (`answer/conflicts.ts`) joins the context right after it; at most
-   * `Vault.MAX_CONFLICT_TWINS`.
-   */
-  private static readonly MAX_CONFLICT_TWINS = 2;
-
+  /** The context with conflicting twins that selection passed over put back (answer/conflicting-twins.ts). */
   private async withConflictingTwins<T extends SectionHit & { n: number; text: string }>(
     chosen: T[],
     passedOver: readonly PassedOver[],
   ): Promise<(T | (SectionHit & { n: number; text: string }))[]> {
-    const candidates = passedOver.slice(0, 2 * Math.max(1, chosen.length));
-    if (chosen.length === 0 || candidates.length === 0) return chosen;
-    const records = new Map(
-      (await this.store.getSections(candidates.map((c) => c.sectionId))).map((s) => [s.id, s]),
-    );
-    const docs = new Map(
-      (await this.store.getDocuments(candidates.map((c) => c.docId))).map((d) => [d.id, d]),
-    );
-    const out: (T | (SectionHit & { n: number; text: string }))[] = [...chosen];
-    let added = 0;
-    for (const c of candidates) {
-      if (added >= Vault.MAX_CONFLICT_TWINS) break;
-      const s = records.get(c.sectionId);
-      const d = docs.get(c.docId);
-      if (s === undefined || d === undefined || s.text.trim() === '') continue;
-      const twin = out.findIndex(
-        (h) =>
-          nearCopy(shingles(h.text), shingles(s.text)) &&
-          findConflicts([
-            { n: 1, sectionId: h.sectionId, text: h.text },
-            { n: 2, sectionId: s.id, text: s.text },
-          ]).length > 0,
-      );
-      if (twin < 0) continue;
-      out.splice(twin + 1, 0, {
-        ...whereFound(s, d),
-        score: c.score,
-        retrievalRank: c.retrievalRank,
-        selectionRank: out.length,
-        stepScore: null,
-        ranks: c.ranks,
-        snippets: [],
-        chunkIds: c.chunkIds,
-        text: s.text,
-        n: 0,
-      });
-      added++;
-    }
-    return out;
+    const candidates = twinCandidates(chosen, passedOver);
+    if (candidates.length === 0) return chosen;
+    const [sections, docs] = await Promise.all([
+      this.store.getSections(candidates.map((c) => c.sectionId)),
+      this.store.getDocuments(candidates.map((c) => c.docId)),
+    ]);
+    return withConflictingTwins(chosen, candidates, sections, docs);
   }
 
   /**
@@ -906,18 +847,7 @@ export class Vault {
     if (section === undefined) throw new QuiverError('NOT_FOUND', `quiver: no section ${sectionId}`);
     const document = await this.store.getDocument(section.docId);
     if (document === null) throw new QuiverError('NOT_FOUND', `quiver: no document ${section.docId}`);
-    const all = await this.store.listSections(section.docId);
-    const inTree = new Set([section.id]);
-    const parts: string[] = [section.text];
-    const children: string[] = [];
-    for (const s of all) {
-      if (s.parentId !== null && inTree.has(s.parentId)) {
-        inTree.add(s.id);
-        if (s.parentId === section.id) children.push(s.id);
-        parts.push(`${'#'.repeat(Math.min(6, Math.max(1, s.level)))} ${s.title}\n\n${s.text}`);
-      }
-    }
-    return { section, document, children, text: parts.filter((p) => p.trim() !== '').join('\n\n') };
+    return { section, document, ...subtree(section, await this.store.listSections(section.docId)) };
   }
 
   /** Answer transcripts, newest first (the quality loop's record of each `ask`). */
