@@ -34,7 +34,7 @@ import {
   needsFit,
   PENDING_IDF_BLOB,
 } from './maintenance/builtin-state.js';
-import { createEmbedder } from './embed/factory.js';
+import { embedderFor } from './maintenance/configured-embedder.js';
 import { REINDEX_TARGET_KEY, type ReindexOptions, type ReindexResult } from './maintenance/reindex.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type {
@@ -158,36 +158,6 @@ export interface RemoveReport {
 }
 
 export const EMBEDDER_META_KEY = 'embedder';
-
-/** The configured embedder; the built-in one with the vault's fitted IDF when it has one. */
-async function embedderFor(c: Config, store: Store): Promise<Embedder> {
-  const dims = c['embedder.dims'] > 0 ? { dims: c['embedder.dims'] } : {};
-  switch (c['embedder.provider']) {
-    case 'builtin':
-      return builtinEmbedder(store, dims);
-    case 'openai':
-      if (c['embedder.model'] === '' || c['embedder.baseURL'] === '') {
-        throw new QuiverError(
-          'CONFIG',
-          'quiver: the openai embedder needs embedder.model and embedder.baseURL (QUIVER_EMBEDDER_MODEL, QUIVER_EMBEDDER_URL)',
-        );
-      }
-      return createEmbedder({
-        provider: 'openai',
-        baseURL: c['embedder.baseURL'],
-        model: c['embedder.model'],
-        apiKeyEnv: c['embedder.apiKeyEnv'],
-        ...dims,
-      });
-    case 'transformers':
-      if (c['embedder.model'] === '')
-        throw new QuiverError(
-          'CONFIG',
-          'quiver: the transformers embedder needs embedder.model (a hub id or a local folder)',
-        );
-      return createEmbedder({ provider: 'transformers', model: c['embedder.model'] });
-  }
-}
 
 /** Meta key: how many chunks the built-in embedder's IDF was fitted on. */
 export const FITTED_ON_KEY = 'embedder.builtin.fittedOn';

@@ -94,7 +94,7 @@ export const SEARCH_ROUTES: readonly Route[] = [
             await stream.writeSSE({
               event: 'error',
               data: JSON.stringify({ status: r.status, ...r.body }),
-              id: String(id++),
+              id: String(id),
             });
           }
         }
