@@ -107,10 +107,24 @@ export async function runNext(vault: Vault, options: WorkerOptions = {}): Promis
     clearInterval(beat);
     outer?.removeEventListener('abort', onOuter);
   }
-  if (event.outcome === 'done' || event.outcome === 'dead')
-    for (const blob of uploadBlobs(job)) await vault.store.deleteBlob(blob);
+  if (event.outcome === 'done' || event.outcome === 'dead') await dropUploads(vault, job);
   options.onJob?.(event);
   return event;
+}
+
+/**
+ * Remove the upload blobs a finished job kept, except those a live job still needs (the same file
+ * uploaded again under another name is one content-addressed blob).
+ */
+async function dropUploads(vault: Vault, job: JobRecord): Promise<void> {
+  const mine = uploadBlobs(job);
+  if (mine.length === 0) return;
+  const live = [
+    ...(await vault.store.listJobs({ state: 'queued', kind: 'ingest', limit: 100_000 })),
+    ...(await vault.store.listJobs({ state: 'leased', kind: 'ingest', limit: 100_000 })),
+  ];
+  const needed = new Set(live.filter((j) => j.id !== job.id).flatMap(uploadBlobs));
+  for (const blob of mine) if (!needed.has(blob)) await vault.store.deleteBlob(blob);
 }
 
 /** Run every job due now, one after another, and say what happened (`quiver queue drain`). */
