@@ -217,7 +217,9 @@ describe('adding documents', () => {
     const s = await call('POST', '/v1/search', token.read, { query: 'warm the teapot' });
     expect((s.json.results as { source: string }[])[0]!.source).toBe('teapot.md');
     // The upload's bytes are removed from the vault once the job is done.
-    const teapot = createHash('sha256').update('# Teapot\n\nWarm the teapot before the leaves go in.\n').digest('hex');
+    const teapot = createHash('sha256')
+      .update('# Teapot\n\nWarm the teapot before the leaves go in.\n')
+      .digest('hex');
     expect(await writer.store.getBlob(`upload:${teapot}`)).toBeNull();
   });
 
@@ -376,6 +378,20 @@ describe('read-only by construction, quality routes, CORS', () => {
       'http://example.test',
     );
     expect((await pre('http://evil.test')).headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('the API description', () => {
+  it('serves /openapi.json and the /docs page without a token, naming every route', async () => {
+    const res = await fetch(`${served.url}/openapi.json`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(doc.openapi).toBe('3.1.0');
+    for (const r of ROUTES)
+      expect(doc.paths[r.path.replace(/:(\w+)/g, '{$1}')]?.[r.method.toLowerCase()]).toBeDefined();
+    const page = await fetch(`${served.url}/docs`);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await page.text()).toContain('/v1/search');
   });
 });
 

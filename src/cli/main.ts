@@ -1,5 +1,6 @@
 // The error class comes from its own small module and the rest of the library (`../index.js`)
 // only when a command runs, so `quiver --help` starts without loading it.
+import { VERSION } from '../version.js';
 import { isQuiverError, QuiverError } from '../errors.js';
 import type { ConfigKey, Vault } from '../index.js';
 import { COMMANDS } from './commands/index.js';
@@ -34,7 +35,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     return name === undefined && !askedHelp ? EXIT.USAGE : EXIT.OK;
   }
   if (name === '--version') {
-    io.stdout.write('quiver 0.1.0\n');
+    io.stdout.write(`quiver ${VERSION}\n`);
     return EXIT.OK;
   }
   const entry = COMMANDS.find((c) => c.name === name);

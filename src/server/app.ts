@@ -14,6 +14,9 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { errorReply } from './http-status.js';
+import { openApiDocument } from './openapi.js';
+import { referencePage } from './reference-page.js';
+import { VERSION } from '../version.js';
 import { RateLimiter } from './rate-limit.js';
 import { parseBody, type AppDeps, type Ctx, type Env, type Route } from './route.js';
 import { ROUTES } from './routes/index.js';
@@ -66,6 +69,11 @@ export function createApp(deps: AppDeps, routes: readonly Route[] = ROUTES): Hon
       }),
     );
   app.get('/healthz', (c) => c.json({ ok: true }));
+  // The API's description is public (it holds no data): the JSON and a page to read it.
+  const description = openApiDocument(routes, { version: VERSION });
+  app.get('/openapi.json', (c) => c.json(description));
+  const page = referencePage(description);
+  app.get('/docs', (c) => c.html(page));
   for (const route of routes) {
     const limit = route.multipart === true ? maxUpload : maxBody;
     app.on(
