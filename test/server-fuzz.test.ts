@@ -199,6 +199,16 @@ const fuzzRequest = (tokenArb: fc.Arbitrary<Req['token']>): fc.Arbitrary<Req> =>
 const destructive = (r: Req): boolean =>
   (r.token === 'write' || r.token === 'admin') && (r.method === 'DELETE' || r.path.startsWith('/v1/undo'));
 
+/** `{error: {code, message}}` with both strings. */
+function isErrorReply(body: string): boolean {
+  try {
+    const e = (JSON.parse(body) as { error?: { code?: unknown; message?: unknown } }).error;
+    return typeof e?.code === 'string' && typeof e.message === 'string';
+  } catch {
+    return false;
+  }
+}
+
 const snapshot = async (): Promise<string> =>
   JSON.stringify({
     stats: await writer.stats(),
@@ -222,14 +232,7 @@ describe('fuzzing quiver serve', () => {
       const what = `${r.method} ${r.path.slice(0, 80)} (${r.token}) → ${res.status} ${res.body.slice(0, 120)}`;
       if (res.status >= 500) fives.push(what);
       if (res.status >= 400 && res.status !== 431) {
-        let ok = false;
-        try {
-          const e = (JSON.parse(res.body) as { error?: { code?: unknown; message?: unknown } }).error;
-          ok = typeof e?.code === 'string' && typeof e.message === 'string';
-        } catch {
-          ok = false;
-        }
-        if (!ok) badErrors.push(what);
+        if (!isErrorReply(res.body)) badErrors.push(what);
       }
     }
     expect(fives).toEqual([]);
