@@ -1,5 +1,12 @@
 import type { JobRecord, Store } from '../store/store.js';
-import { jobKey, type JobKind, type PayloadOf, sha256Hex, uploadBlobName, type UploadRef } from './job-kinds.js';
+import {
+  jobKey,
+  type JobKind,
+  type PayloadOf,
+  sha256Hex,
+  uploadBlobName,
+  type UploadRef,
+} from './job-kinds.js';
 
 /**
  * Put a job on the queue, due now, keyed by its payload (`jobKey`): while an equal job is queued or

@@ -91,10 +91,12 @@ export function ingestPayload(raw: Record<string, unknown>): IngestPayload {
   if (exclude !== undefined) out.exclude = exclude;
   if (raw.sync !== undefined) out.sync = raw.sync === true;
   if (raw.texts !== undefined) {
-    if (!Array.isArray(raw.texts)) throw new QuiverError('BAD_INPUT', 'quiver: ingest job: "texts" must be a list');
+    if (!Array.isArray(raw.texts))
+      throw new QuiverError('BAD_INPUT', 'quiver: ingest job: "texts" must be a list');
     out.texts = raw.texts.map((t: unknown) => {
       const r = t as Record<string, unknown>;
-      if (typeof r?.text !== 'string') throw new QuiverError('BAD_INPUT', 'quiver: ingest job: a text has no "text"');
+      if (typeof r?.text !== 'string')
+        throw new QuiverError('BAD_INPUT', 'quiver: ingest job: a text has no "text"');
       return {
         text: r.text,
         ...(typeof r.source === 'string' ? { source: r.source } : {}),
