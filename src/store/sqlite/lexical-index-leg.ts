@@ -1,4 +1,8 @@
+import { statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
+import { holderAlive } from '../liveness.js';
+import { readWriter } from './writer-slot.js';
 import { indexSectionTexts, readFtsIndex, readFtsTotals, type SectionText } from './lexical-index-build.js';
 import {
   type LexicalLoadFailure,
@@ -77,6 +81,8 @@ export interface LexicalIndexStatus {
   added: number;
   removed: number;
   saveError: string | null;
+  /** The last search ranked with FTS5 because the index needs a rebuild that a writer will do. */
+  deferred: boolean;
 }
 
 type Progress = (done: number, total: number) => void;
@@ -96,7 +102,7 @@ export class LexicalIndexLeg {
   private triedLoad = false;
   /** Whether the FTS5 fallback was reported already. */
   private noticed = false;
-  private state: { version: number; searcher: LexicalSearcher | null } | null = null;
+  private state: { version: number; searcher: LexicalSearcher | null; fallback: boolean } | null = null;
   private pending: Promise<LexicalSearcher | null | 'fallback'> | null = null;
   readonly status: LexicalIndexStatus;
 
@@ -118,6 +124,7 @@ export class LexicalIndexLeg {
       added: 0,
       removed: 0,
       saveError: null,
+      deferred: false,
     };
   }
 
@@ -143,16 +150,19 @@ export class LexicalIndexLeg {
     allowBuild: boolean,
     onProgress?: Progress,
   ): Promise<LexicalSearcher | null> {
-    if (this.state?.version === version) return this.state.searcher;
+    // A search's FTS5 fallback is remembered for its data version; a build (`prepare`) is not put off by it.
+    const cached = (): boolean => this.state?.version === version && (!allowBuild || !this.state.fallback);
+    if (cached()) return this.state!.searcher;
     while (this.pending !== null) await this.pending;
-    if (this.state?.version === version) return this.state.searcher;
+    if (cached()) return this.state!.searcher;
     const p = this.refresh(onProgress, allowBuild);
     this.pending = p;
     try {
       const r = await p;
-      if (r === 'fallback') return null;
-      this.state = { version, searcher: r };
-      return r;
+      // A fallback holds for this data version too: FTS5 ranks until something is written.
+      const searcher = r === 'fallback' ? null : r;
+      this.state = { version, searcher, fallback: r === 'fallback' };
+      return searcher;
     } finally {
       this.pending = null;
     }
@@ -198,6 +208,7 @@ export class LexicalIndexLeg {
   ): Promise<LexicalSearcher | null | 'fallback'> {
     const s = this.status;
     s.sections = this.liveSections();
+    s.deferred = false;
     if (s.sections <= this.threshold) {
       s.mode = 'fts5';
       s.added = s.removed = 0;
@@ -206,6 +217,11 @@ export class LexicalIndexLeg {
     s.mode = 'index';
     if (this.base === null && !this.triedLoad && s.file !== null) {
       this.triedLoad = true;
+      try {
+        this.readMtime = statSync(s.file).mtimeMs;
+      } catch {
+        // No file yet: the read below says so.
+      }
       const r = await readLexicalIndex(s.file);
       if (r.ok) {
         this.base = { index: r.index, stamp: r.stamp };
@@ -213,9 +229,17 @@ export class LexicalIndexLeg {
       } else s.loadFailure = r.reason;
     }
     let segments = this.base === null ? null : this.update(this.base.index, this.base.stamp);
+    if (segments === null) segments = await this.reloadNewerFile();
     if (segments === null) {
       if (this.base !== null && s.source === 'loaded') s.loadFailure = 'stale';
+      // While another process writes (an ingest running), its own upkeep rebuilds and saves the
+      // index when it finishes: a search ranks with FTS5 meanwhile instead of rebuilding per commit.
+      if (!allowBuild && this.otherWriterBusy()) {
+        s.deferred = true;
+        return 'fallback';
+      }
       if (!allowBuild && s.sections > SEARCH_BUILD_MAX_SECTIONS) {
+        s.deferred = true;
         if (!this.noticed)
           this.options.onNotice?.(
             'quiver: the lexical index is out of date; searching with FTS5 until it is rebuilt (the next add does it, or `quiver doctor --fix`)',
@@ -226,6 +250,43 @@ export class LexicalIndexLeg {
       segments = await this.build(onProgress);
     }
     return new LexicalSearcher(segments, readFtsTotals(this.db, 'sections_fts'));
+  }
+
+  /** The index file's modification time when it was last read (to read a newer save only once). */
+  private readMtime = -1;
+
+  /**
+   * When this index can no longer be brought up to date, the saved file may be newer (another
+   * process's writer rebuilt and saved it): load it if it changed since it was last read and it
+   * can be brought up to date; else null.
+   */
+  private async reloadNewerFile(): Promise<IndexSegment[] | null> {
+    const file = this.status.file;
+    if (file === null) return null;
+    let mtime: number;
+    try {
+      mtime = statSync(file).mtimeMs;
+    } catch {
+      return null;
+    }
+    if (mtime === this.readMtime) return null;
+    this.readMtime = mtime;
+    const r = await readLexicalIndex(file);
+    if (!r.ok) return null;
+    const segments = this.update(r.index, r.stamp);
+    if (segments === null) return null;
+    this.base = { index: r.index, stamp: r.stamp };
+    this.status.source = 'loaded';
+    this.status.loadFailure = null;
+    return segments;
+  }
+
+  /** Whether another live process holds the vault's writer slot now. */
+  private otherWriterBusy(): boolean {
+    const holder = readWriter(this.statements);
+    return (
+      holder !== null && !(holder.pid === process.pid && holder.host === hostname()) && holderAlive(holder)
+    );
   }
 
   /**

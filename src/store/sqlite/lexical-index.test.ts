@@ -1,5 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
+import { processStart } from '../liveness.js';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -247,6 +248,38 @@ describe('lexical index: kept in step with the vault', () => {
       await s.close();
       expect(readFileSync(file).equals(bytes)).toBe(true);
     }
+  });
+
+  it("while another process writes, a search too far behind ranks with FTS5 instead of rebuilding, then loads the writer's save", async () => {
+    const path = fresh();
+    await (await corpus(path, 20, 21)).close();
+    const writer = SqliteStore.open(path, { lexical: { threshold: 0 } });
+    await writer.prepareLexicalIndex();
+    const reader = SqliteStore.open(path, { readonly: true, lexical: { threshold: 0 } });
+    await compare(path, reader);
+    expect(reader.inspectLexicalIndex()).toMatchObject({ source: 'loaded', deferred: false });
+    // Another live process (this one's parent) holds the writer slot while rows pour in.
+    const other = {
+      pid: process.ppid,
+      host: hostname(),
+      procStart: processStart(process.ppid),
+      command: 'add',
+    };
+    expect(await writer.claimWriter(other, () => true)).toBeNull();
+    for (let i = 0; i < 520; i++)
+      await writeFakeDocument(
+        writer,
+        makeDoc(`bulk-${i}.md`, [{ title: `Bulk ${i}`, text: 'novelword cell gene' }]),
+      );
+    await compare(path, reader);
+    expect(reader.inspectLexicalIndex()).toMatchObject({ source: 'loaded', deferred: true });
+    // The writer finishes: it saves a rebuilt index, which the reader loads rather than building.
+    await writer.releaseWriter(other);
+    await writer.prepareLexicalIndex();
+    await compare(path, reader);
+    expect(reader.inspectLexicalIndex()).toMatchObject({ source: 'loaded', deferred: false, added: 0 });
+    await reader.close();
+    await writer.close();
   });
 
   it('works on read-only vaults without writing a file, and stays off at or below the threshold', async () => {
