@@ -53,6 +53,8 @@ export interface AddOptions {
   sync?: boolean;
   /** Files a folder walk never reads (the vault's own file; its -wal, -shm and index files too). */
   ownFiles?: readonly string[];
+  /** Real folders a linked file in a folder walk must lead into (walk.ts `within`). */
+  within?: readonly string[];
   /** The process running the batch, recorded with it. */
   owner?: BatchOwner;
   /** Told the batch id as soon as the batch exists. */
@@ -62,7 +64,7 @@ export interface AddOptions {
 /** A file a folder walk passed over, and why. */
 export interface SkippedFile {
   source: string;
-  reason: 'vault-file' | 'binary' | 'unknown-type';
+  reason: 'vault-file' | 'binary' | 'unknown-type' | 'outside-roots';
 }
 
 export interface AddItem {
@@ -140,6 +142,7 @@ async function expand(
         ...(options.include === undefined ? {} : { include: options.include }),
         ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
         ...(options.ownFiles === undefined ? {} : { ownFiles: options.ownFiles }),
+        ...(options.within === undefined ? {} : { within: options.within }),
       })) {
         if ('error' in entry) tasks.push({ kind: 'error', path: entry.path, error: entry.error });
         else if ('skipped' in entry) tasks.push({ kind: 'skipped', path: entry.path, reason: entry.skipped });

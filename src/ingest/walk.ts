@@ -1,10 +1,11 @@
 import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import type { QuiverError } from '../errors.js';
 import { binaryReason, hasPdfMagic, KNOWN_EXTENSIONS, SNIFF_BYTES } from './detect.js';
 import { readHead, unreadable } from './file-head.js';
+import { isUnder } from './path-under.js';
 
 /** Folder names never descended into: dependencies, build output, caches, VCS metadata. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
@@ -45,6 +46,11 @@ export interface WalkOptions {
    * `'vault-file'`. Defaults to none.
    */
   ownFiles?: readonly string[];
+  /**
+   * Real (resolved) folders that a linked file must lead into to be read; one leading elsewhere is
+   * skipped as `'outside-roots'` (a server ingesting under its configured roots). Unset: any.
+   */
+  within?: readonly string[];
 }
 
 /** A file found by {@link walkFiles}. */
@@ -56,7 +62,7 @@ export interface WalkFile {
 }
 
 /** Why a folder walk passed over a file. */
-export type SkipReason = 'vault-file' | 'binary' | 'unknown-type';
+export type SkipReason = 'vault-file' | 'binary' | 'unknown-type' | 'outside-roots';
 
 /** A file a folder walk found but will not have read, and why (reported so a caller can list them). */
 export interface WalkSkipped {
@@ -164,6 +170,14 @@ export async function* walkFiles(
           if (target.isDirectory()) continue; // never follow linked folders
           isDir = false;
           isFile = target.isFile();
+          const within = options.within;
+          if (isFile && within !== undefined) {
+            const real = await realpath(path);
+            if (!within.some((r) => isUnder(real, r))) {
+              yield { path, relPath: rel, skipped: 'outside-roots' };
+              continue;
+            }
+          }
         } catch (cause) {
           yield { path, relPath: rel, error: unreadable(path, cause) };
           continue;

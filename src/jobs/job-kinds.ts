@@ -22,6 +22,12 @@ export interface UploadRef {
 export interface IngestPayload {
   /** Server-side files and folders (already checked against the configured roots). */
   paths?: string[];
+  /**
+   * The real folders `paths` were checked against (a served admin ingest): the job checks them
+   * again when it runs (a folder may have been swapped for a link meanwhile), and a linked file
+   * inside must lead under them too.
+   */
+  roots?: string[];
   texts?: { text: string; source?: string; title?: string }[];
   uploads?: UploadRef[];
   include?: string[];
@@ -85,6 +91,8 @@ export function ingestPayload(raw: Record<string, unknown>): IngestPayload {
   const out: IngestPayload = {};
   const paths = strings(raw.paths, 'paths');
   if (paths !== undefined) out.paths = paths;
+  const roots = strings(raw.roots, 'roots');
+  if (roots !== undefined) out.roots = roots;
   const include = strings(raw.include, 'include');
   if (include !== undefined) out.include = include;
   const exclude = strings(raw.exclude, 'exclude');

@@ -1,5 +1,7 @@
+import { realpathSync } from 'node:fs';
 import { QuiverError } from '../errors.js';
 import type { AddInput } from '../ingest/ingest.js';
+import { isUnder } from '../ingest/path-under.js';
 import type { JobRecord } from '../store/store.js';
 import type { Vault } from '../vault.js';
 import { ingestPayload, isJobKind } from './job-kinds.js';
@@ -27,6 +29,7 @@ export async function runJob(
   switch (job.kind) {
     case 'ingest': {
       const p = ingestPayload(job.payload);
+      if (p.roots !== undefined) for (const path of p.paths ?? []) checkUnder(path, p.roots);
       const inputs: AddInput[] = [...(p.paths ?? []), ...(p.texts ?? [])];
       for (const u of p.uploads ?? []) {
         const bytes = await vault.store.getBlob(u.blob);
@@ -42,6 +45,7 @@ export async function runJob(
         ...(p.include === undefined ? {} : { include: p.include }),
         ...(p.exclude === undefined ? {} : { exclude: p.exclude }),
         ...(p.sync === undefined ? {} : { sync: p.sync }),
+        ...(p.roots === undefined ? {} : { within: p.roots }),
         onProgress: (x) => ctx.progress({ done: x.done, total: x.total, source: x.source }),
       });
       // The report as stored JSON (the faces show it through wire/jobs.ts, as `add` shows it).
@@ -65,6 +69,21 @@ export async function runJob(
       >;
     }
   }
+}
+
+/** A path still really under one of `roots` when the job runs (FORBIDDEN, dead at once, if not). */
+function checkUnder(path: string, roots: readonly string[]): void {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return; // gone: the ingest itself says NOT_FOUND
+  }
+  if (!roots.some((r) => isUnder(real, r)))
+    throw new QuiverError(
+      'FORBIDDEN',
+      `quiver: ${path} now leads outside the server's roots; nothing was added`,
+    );
 }
 
 /** Blobs an ingest job kept for its uploads: removed once the job is done or dead. */

@@ -1,18 +1,9 @@
-import { realpathSync } from 'node:fs';
-import { isAbsolute, sep } from 'node:path';
+import { lstatSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { QuiverError } from '../errors.js';
+import { isUnder } from '../ingest/path-under.js';
 
-/**
- * Whether `child` is `root` itself or inside it, both absolute and already resolved (no `..`, no
- * symbolic links): equal, or `root` followed by a separator is a prefix of `child`. The separator
- * keeps `/srv/notes-private` out of `/srv/notes`; a root that ends in a separator (`/`) is used as
- * given. Comparison is by code units (case-sensitive, as on Linux).
- */
-export function isUnder(child: string, root: string): boolean {
-  if (child === root) return true;
-  const prefix = root.endsWith(sep) ? root : root + sep;
-  return child.startsWith(prefix);
-}
+export { isUnder };
 
 /**
  * A server-side path an admin asked to ingest, resolved through symbolic links and checked to lie
@@ -39,12 +30,48 @@ export function pathUnderRoots(path: string, roots: readonly string[]): string {
   try {
     real = realpathSync(path);
   } catch {
-    // Say "not found" only for paths that would be allowed, so probing outside the roots learns nothing.
-    if (resolvedRoots.some((r) => isUnder(path, r)))
+    // Say "not found" only for paths that would be allowed, so probing outside the roots learns
+    // nothing: judged by where the part that exists really is (`root/../x`, a link out of a root).
+    const existing = realAncestor(path);
+    if (existing !== null && resolvedRoots.some((r) => isUnder(existing, r)))
       throw new QuiverError('NOT_FOUND', `quiver: no file or folder ${path}`);
     throw new QuiverError('FORBIDDEN', `quiver: ${path} is not under the server's roots`);
   }
   if (!resolvedRoots.some((r) => isUnder(real, r)))
     throw new QuiverError('FORBIDDEN', `quiver: ${path} is not under the server's roots`);
   return real;
+}
+
+/**
+ * The real path of the longest leading part of `path` that exists, read as `realpathSync` reads
+ * the whole path (so the two agree); null when that part ends in a link that cannot be followed
+ * (where it leads is unknown, so nothing is said about it).
+ */
+function realAncestor(path: string): string | null {
+  // `realpathSync` resolves `..` before it looks at links; `resolve` makes `lstatSync` do the same.
+  for (let p = resolve(path); ;) {
+    try {
+      return realpathSync(p);
+    } catch {
+      try {
+        if (lstatSync(p).isSymbolicLink()) return null;
+      } catch {
+        // Not there at all: look one level up.
+      }
+      const up = dirname(p);
+      if (up === p) return null;
+      p = up;
+    }
+  }
+}
+
+/** The configured roots resolved through links; roots that do not exist are left out. */
+export function realRoots(roots: readonly string[]): string[] {
+  return roots.flatMap((r) => {
+    try {
+      return [realpathSync(r)];
+    } catch {
+      return [];
+    }
+  });
 }

@@ -6,7 +6,7 @@ import type { Vault } from '../../vault.js';
 import { addJson, documentJson, outlineJson, readJson } from '../../wire/ingest.js';
 import { jobJson } from '../../wire/jobs.js';
 import { AddRequest, UndoRequest } from '../../wire/requests.js';
-import { pathUnderRoots } from '../roots.js';
+import { pathUnderRoots, realRoots } from '../roots.js';
 import { intQuery, param, route, type Ctx, type Route } from '../route.js';
 import { allows } from '../tokens.js';
 import { UPLOAD_HEAD_BYTES, uploadKind } from '../upload-kind.js';
@@ -104,7 +104,7 @@ export const DOCUMENT_ROUTES: readonly Route[] = [
       };
       if (resolved.length > 0 || b.async === true)
         return ingestJob(c, d.writer, {
-          ...(resolved.length === 0 ? {} : { paths: resolved }),
+          ...(resolved.length === 0 ? {} : { paths: resolved, roots: realRoots(d.roots ?? []) }),
           ...(texts.length === 0 ? {} : { texts }),
           ...filters,
         });
@@ -158,6 +158,12 @@ export const DOCUMENT_ROUTES: readonly Route[] = [
     summary: 'Remove a document (one undoable batch)',
     handle: async (c, d) => {
       const id = param(c, 'id');
+      // One document per call: `rm` reads a ref ending in "/" as a source prefix (all under it).
+      if (id.endsWith('/'))
+        throw new QuiverError(
+          'BAD_INPUT',
+          `quiver: give one document's id or exact source, not a prefix, got ${JSON.stringify(id)}`,
+        );
       const r = await d.writer.rm([id]);
       if (r.removed.length === 0) throw new QuiverError('NOT_FOUND', `quiver: no document ${id}`);
       return c.json({ batch: r.batch.id, removed: r.removed.map(documentJson) });
