@@ -81,7 +81,11 @@ export function createApp(deps: AppDeps, routes: readonly Route[] = ROUTES): Hon
       route.path,
       bodyLimit({
         maxSize: limit,
-        onError: (c) => failure(c, 413, 'FILE_TOO_LARGE', `quiver: the request body is over ${limit} bytes`),
+        // The unread rest of the body is dropped with the socket: say so, so a keep-alive client reconnects.
+        onError: (c) =>
+          failure(c, 413, 'FILE_TOO_LARGE', `quiver: the request body is over ${limit} bytes`, {
+            Connection: 'close',
+          }),
       }),
       async (c) => {
         const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');

@@ -1,3 +1,4 @@
+import { isQuiverError, QuiverError } from '../../errors.js';
 import { streamSSE } from 'hono/streaming';
 import type { AskEvent } from '../../answer/ask-events.js';
 import { askEventJson, askJson } from '../../wire/answers.js';
@@ -45,6 +46,16 @@ export const SEARCH_ROUTES: readonly Route[] = [
     stream: true,
     handle: async (c, d, b) => {
       const token = c.get('token');
+      // A generator this server has no settings for is the request's mistake (400), not the server's.
+      if (b.generator !== undefined) {
+        try {
+          d.reader.generator(b.generator);
+        } catch (e) {
+          if (isQuiverError(e, 'CONFIG'))
+            throw new QuiverError('BAD_INPUT', `quiver: "generator": ${e.message.replace(/^quiver: /, '')}`);
+          throw e;
+        }
+      }
       const base = {
         ...searchOptionsOf(b),
         ...(b.generator === undefined ? {} : { generator: b.generator }),
