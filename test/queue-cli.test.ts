@@ -1,8 +1,10 @@
 // `quiver add --queue` and `quiver queue list|drain|retry|purge-dead`, run as a person would (the
-// CLI in-process on real SQLite files and real folders).
+// CLI in-process on real SQLite files and real folders; one drain as a real `node bin/quiver.js`
+// child, for the process exit code).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { quiver } from './faults.js';
 import { runCli, tempDir } from './helpers.js';
 
 const tmp = tempDir('quiver-queue-cli-');
@@ -25,7 +27,12 @@ describe('quiver queue', () => {
     expect(first.code, first.stderr).toBe(0);
     const again = await q('add', '--queue', notes, '--json');
     expect(again.json<{ job: string }>().job).toBe(first.json<{ job: string }>().job);
+    expect(first.json()).toMatchObject({ state: 'queued' });
+    // Queued, not run: nothing is in the vault yet.
     expect((await q('docs', '--json')).json<unknown[]>()).toEqual([]);
+    const none = await q('search', 'sourdough starter', '--json');
+    expect(none.code).toBe(0);
+    expect(none.json<{ results: unknown[] }>().results).toEqual([]);
     const listed = (await q('queue', 'list', '--json')).json<Listed>();
     expect(listed.counts.queued).toBe(1);
     expect(listed.jobs[0]).toMatchObject({ kind: 'ingest', state: 'queued', attempts: 0 });
@@ -33,6 +40,16 @@ describe('quiver queue', () => {
     expect(drained.code, drained.stderr).toBe(0);
     expect(drained.stdout).toMatch(/^1 done, 0 to retry, 0 dead/);
     expect((await q('docs', '--json')).json<unknown[]>().length).toBe(2);
+    const found = (await q('search', 'sourdough starter', '--json')).json<{
+      results: { source: string }[];
+    }>();
+    expect(found.results[0]!.source).toBe('notes/a.md');
+    // Nothing left due: a second drain has nothing to do.
+    const idle = await q('queue', 'drain');
+    expect([idle.code, idle.stdout]).toEqual([
+      0,
+      '0 done, 0 to retry, 0 dead, 0 lost; 0 queued, 0 dead in all\n',
+    ]);
     expect((await q('queue', 'list', '--json')).json<Listed>().jobs[0]!.state).toBe('done');
   });
 
@@ -40,16 +57,24 @@ describe('quiver queue', () => {
     const gone = join(tmp.dir, 'gone');
     mkdirSync(gone);
     writeFileSync(join(gone, 'x.md'), '# x\n\nx');
-    const queued = (await q('add', '--queue', gone, '--json')).json<{ job: string }>().job;
+    const added = await q('add', '--queue', gone);
+    expect(added.stdout).toMatch(/^job [0-9a-f]{16} queued \(quiver queue drain runs it\)\n$/);
+    const queued = added.stdout.split(' ')[1]!;
     rmSync(gone, { recursive: true });
-    const drained = await q('queue', 'drain');
-    expect(drained.code).toBe(4);
+    // The folder is gone when the job runs: NOT_FOUND, which no retry mends, so dead at once.
+    const drained = await quiver(['queue', 'drain', '--vault', vault]);
+    expect(drained.code, drained.stderr).toBe(4);
     expect(drained.stderr).toContain(`job ${queued} ingest: dead after attempt 1`);
+    expect(drained.stdout).toMatch(/^0 done, 0 to retry, 1 dead, 0 lost; 0 queued, 1 dead in all/);
+    const table = await q('queue', 'list', '--state', 'dead');
+    expect(table.stdout).toContain(queued.slice(0, 12));
+    expect(table.stdout).toMatch(/dead +1\/\d+ .*quiver: .*gone does not exist/);
     const dead = (await q('queue', 'list', '--state', 'dead', '--json')).json<Listed>().jobs;
     expect(dead.map((j) => j.id)).toEqual([queued]);
-    expect(dead[0]!.lastError).toMatch(/gone/);
+    expect(dead[0]!.lastError).toBe(`quiver: ${gone} does not exist; nothing was added`);
     const retried = await q('queue', 'retry', queued.slice(0, 6));
     expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.stdout).toBe(`job ${queued} is queued again\n`);
     expect(
       (await q('queue', 'list', '--state', 'queued', '--json')).json<Listed>().jobs.map((j) => j.id),
     ).toEqual([queued]);
@@ -65,6 +90,7 @@ describe('quiver queue', () => {
       [['queue', 'list', '--state', 'nope'], 2, /--state must be one of queued, leased, done, dead/],
       [['queue', 'list', '--limit', '0'], 2, /--limit/],
       [['queue', 'retry'], 2, /give the job id/],
+      [['queue', 'retry', 'zzz'], 2, /a job id is 4 to 16 hex digits, got "zzz"/],
       [['queue', 'retry', 'zz!'], 2, /hex digits/],
       [['queue', 'retry', 'abcdef'], 3, /no dead job abcdef/],
       [['queue'], 2, /purge-dead/],

@@ -1,5 +1,6 @@
 // The served vault's routes end to end: a real HTTP server on 127.0.0.1 over a real SQLite vault of
-// the demo corpus; jobs run by the real worker (`drain`) or by `quiver serve`'s own worker child.
+// the demo corpus; jobs run by the real worker (`drain`, in this process) or by `quiver serve`'s
+// own worker child. No timing is asserted; timeouts are only safety nets.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -9,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Vault } from '../src/index.js';
 import { drain } from '../src/jobs/worker.js';
 import { createApp } from '../src/server/app.js';
-import { route } from '../src/server/route.js';
+import { route, type Route } from '../src/server/route.js';
 import { ROUTES } from '../src/server/routes/index.js';
 import { startServer, type Served } from '../src/server/serve.js';
-import { createToken } from '../src/server/tokens.js';
+import { createToken, listTokens } from '../src/server/tokens.js';
 import { tempDir } from './helpers.js';
 
 const tmp = tempDir('quiver-routes-');
@@ -23,6 +24,8 @@ let writer: Vault;
 let reader: Vault;
 let served: Served;
 const token: Record<'read' | 'write' | 'admin', string> = { read: '', write: '', admin: '' };
+/** The main server's request log: checked at the end for failures nobody saw. */
+const log: string[] = [];
 
 beforeAll(async () => {
   mkdirSync(join(root, 'notes'), { recursive: true });
@@ -40,29 +43,34 @@ beforeAll(async () => {
       'server.ratePerSecond': 100_000,
       'server.roots': root,
       'server.corsOrigins': 'http://example.test',
-      'server.maxUploadBytes': 4096,
     },
     env: {},
   });
   await writer.add(['demo/corpus']);
   reader = await Vault.open({ overrides: { vault: path }, readonly: true, env: {} });
-  served = await startServer({ reader, writer }, { host: '127.0.0.1', port: 0 });
+  served = await startServer({ reader, writer }, { host: '127.0.0.1', port: 0 }, (l) => log.push(l));
   token.admin = served.firstToken!;
   token.read = (await createToken(writer.store, 'read')).token;
   token.write = (await createToken(writer.store, 'write')).token;
 }, 60_000);
 
 afterAll(async () => {
-  await served.close();
-  await reader.close();
-  await writer.close();
+  await served?.close();
+  await reader?.close();
+  await writer?.close();
   tmp.cleanup();
 });
 
 type Reply = { status: number; json: Record<string, unknown>; headers: Headers };
 
-async function call(method: string, route: string, t: string | null, body?: unknown): Promise<Reply> {
-  const res = await fetch(`${served.url}${route}`, {
+async function call(
+  method: string,
+  route: string,
+  t: string | null,
+  body?: unknown,
+  base = served.url,
+): Promise<Reply> {
+  const res = await fetch(`${base}${route}`, {
     method,
     headers: {
       ...(t === null ? {} : { authorization: `Bearer ${t}` }),
@@ -73,39 +81,59 @@ async function call(method: string, route: string, t: string | null, body?: unkn
   return { status: res.status, json: (await res.json()) as Record<string, unknown>, headers: res.headers };
 }
 
-async function upload(
-  files: { name: string; bytes: Uint8Array<ArrayBuffer> | string }[],
-  t = token.write,
-): Promise<Reply> {
-  const form = new FormData();
-  for (const f of files) form.append('file', new Blob([f.bytes]), f.name);
-  const res = await fetch(`${served.url}/v1/uploads`, {
+type UploadFile = { name: string; bytes: Uint8Array<ArrayBuffer> | string };
+
+function form(files: UploadFile[]): FormData {
+  const f = new FormData();
+  for (const file of files) f.append('file', new Blob([file.bytes]), file.name);
+  return f;
+}
+
+async function upload(files: UploadFile[], t = token.write, base = served.url): Promise<Reply> {
+  const res = await fetch(`${base}/v1/uploads`, {
     method: 'POST',
     headers: { authorization: `Bearer ${t}` },
-    body: form,
+    body: form(files),
   });
   return { status: res.status, json: (await res.json()) as Record<string, unknown>, headers: res.headers };
 }
 
-/** Server-Sent Events from a response body: each event's name and parsed data. */
-async function* events(res: Response): AsyncGenerator<{ event: string; data: Record<string, unknown> }> {
+type SseEvent = { event: string; id: string | null; data: Record<string, unknown> };
+
+/** Server-Sent Events from a response body, as they arrive: each event's name, id and parsed data. */
+async function* events(res: Response): AsyncGenerator<SseEvent> {
   const decoder = new TextDecoder();
   let buffer = '';
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true });
+    buffer += decoder.decode(chunk, { stream: true }).replace(/\r\n?/g, '\n');
     let end: number;
     while ((end = buffer.indexOf('\n\n')) >= 0) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       let event = 'message';
+      let id: string | null = null;
       const data: string[] = [];
       for (const line of block.split('\n')) {
-        if (line.startsWith('event:')) event = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+        if (line.startsWith(':')) continue; // a comment (keep-alive)
+        const colon = line.indexOf(':');
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+        if (field === 'event') event = value;
+        else if (field === 'id') id = value;
+        else if (field === 'data') data.push(value);
       }
-      if (data.length > 0) yield { event, data: JSON.parse(data.join('\n')) as Record<string, unknown> };
+      if (data.length > 0) yield { event, id, data: JSON.parse(data.join('\n')) as Record<string, unknown> };
     }
   }
+}
+
+function ask(body: Record<string, unknown>, headers: Record<string, string> = {}, signal?: AbortSignal) {
+  return fetch(`${served.url}/v1/ask`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token.read}`, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+    ...(signal === undefined ? {} : { signal }),
+  });
 }
 
 const documents = async (): Promise<number> => (await writer.stats()).documents;
@@ -114,80 +142,144 @@ const jobTotal = async (): Promise<number> => {
   return c.queued + c.leased + c.done + c.dead;
 };
 const jobId = (r: Reply): string => (r.json.job as { id: string }).id;
+const errorCode = (r: Reply): string => (r.json.error as { code: string }).code;
+const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
+const sources = (r: Reply): string[] => (r.json.results as { source: string }[]).map((h) => h.source);
 
 describe('search, context and ask', () => {
-  it('context numbers its sections and gives their text; search takes knobs per call', async () => {
+  it('context numbers its sections and gives their text', async () => {
     const c = await call('POST', '/v1/context', token.read, { query: 'espresso extraction', limit: 3 });
     expect(c.status).toBe(200);
     const sections = c.json.sections as { n: number; text: string; section_id: string }[];
+    expect(sections.length).toBeGreaterThan(0);
+    expect(sections.length).toBeLessThanOrEqual(3);
     expect(sections.map((s) => s.n)).toEqual(sections.map((_, i) => i + 1));
-    expect(sections[0]!.text.length).toBeGreaterThan(0);
+    for (const s of sections) expect(s.text.trim().length).toBeGreaterThan(0);
+  });
+
+  it('search takes its knobs per call', async () => {
     const s = await call('POST', '/v1/search', token.read, {
       query: 'espresso extraction',
       legs: 'lexical',
       select: { method: 'topk' },
       rrfK: 10,
+      limit: 4,
     });
     expect(s.status).toBe(200);
-    for (const h of s.json.results as { leg_ranks: { vector: number | null } }[])
+    const hits = s.json.results as { leg_ranks: { lexical: number | null; vector: number | null } }[];
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.length).toBeLessThanOrEqual(4);
+    // Lexical only: no hit was found by the vector leg.
+    for (const h of hits) {
       expect(h.leg_ranks.vector).toBeNull();
+      expect(h.leg_ranks.lexical).not.toBeNull();
+    }
   });
 
-  it('refuses unknown keys and wrong types, naming the field', async () => {
-    const r = await call('POST', '/v1/search', token.read, { query: 'x', limt: 3 });
-    expect(r.status).toBe(400);
-    expect((r.json.error as { message: string }).message).toMatch(/limt/);
-    const t = await call('POST', '/v1/search', token.read, { query: 'x', select: { method: 'best' } });
-    expect((t.json.error as { message: string }).message).toMatch(/"select\.method"/);
+  it('refuses unknown keys and wrong values with 400, naming the field', async () => {
+    const unknown = await call('POST', '/v1/search', token.read, { query: 'x', limt: 3 });
+    expect(unknown.status).toBe(400);
+    expect(errorCode(unknown)).toBe('BAD_INPUT');
+    expect((unknown.json.error as { message: string }).message).toMatch(/limt/);
+    const nested = await call('POST', '/v1/search', token.read, { query: 'x', select: { methd: 'topk' } });
+    expect(nested.status).toBe(400);
+    expect((nested.json.error as { message: string }).message).toMatch(/methd/);
+    const wrong = await call('POST', '/v1/search', token.read, { query: 'x', select: { method: 'best' } });
+    expect(wrong.status).toBe(400);
+    expect((wrong.json.error as { message: string }).message).toMatch(/"select\.method"/);
+    const ctx = await call('POST', '/v1/context', token.read, { query: 'x', legz: 'lexical' });
+    expect([ctx.status, (ctx.json.error as { message: string }).message]).toEqual([
+      400,
+      expect.stringMatching(/legz/),
+    ]);
   });
 
-  it('streams an answer as context, tokens, claims, measured, done', async () => {
-    const res = await fetch(`${served.url}/v1/ask`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token.read}`,
-        'content-type': 'application/json',
-        accept: 'text/event-stream',
-      },
-      body: JSON.stringify({ question: 'How long should espresso extraction take?' }),
-    });
+  it('answers as JSON, and as a stream of context, tokens, claims, measured, done', async () => {
+    const question = 'How long should espresso extraction take?';
+    const json = await ask({ question });
+    expect(json.status).toBe(200);
+    expect(json.headers.get('content-type')).toMatch(/application\/json/);
+    const answer = (await json.json()) as { answer: string; cited: unknown[] };
+    expect(answer.answer.length).toBeGreaterThan(0);
+    expect(answer.cited.length).toBeGreaterThan(0);
+
+    const res = await ask({ question }, { accept: 'text/event-stream' });
+    expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
-    const seen: { event: string; data: Record<string, unknown> }[] = [];
+    const seen: SseEvent[] = [];
     for await (const e of events(res)) seen.push(e);
     const names = seen.map((e) => e.event);
     expect(names[0]).toBe('context');
     expect(names.slice(-3)).toEqual(['claims', 'measured', 'done']);
     expect(names.slice(1, -3).every((n) => n === 'token')).toBe(true);
+    expect(names.filter((n) => n === 'token').length).toBeGreaterThan(0);
+    expect(seen.map((e) => e.id)).toEqual(seen.map((_, i) => String(i)));
     const claims = seen.at(-3)!.data;
     const done = seen.at(-1)!.data;
     expect(done.answer).toBe(claims.answer);
-    expect((done.cited as unknown[]).length).toBeGreaterThan(0);
+    expect(done.cited).toEqual(claims.cited);
+    // The same question answered the same way by both faces (the extractive generator is deterministic).
+    expect(done.answer).toBe(answer.answer);
     expect((seen[0]!.data.sections as unknown[]).length).toBe((done.context as unknown[]).length);
+  });
+
+  it('streams with stream: true too; a generator the server has no settings for is a 400 before any event', async () => {
+    const streamed = await ask({ question: 'How do I roll back an ingest?', stream: true });
+    expect(streamed.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const names: string[] = [];
+    for await (const e of events(streamed)) names.push(e.event);
+    expect(names.at(-1)).toBe('done');
+    // No OpenAI-compatible endpoint is configured (env: {}): the request is refused, nothing streams.
+    const failed = await ask({
+      question: 'How do I roll back an ingest?',
+      generator: 'openai',
+      stream: true,
+    });
+    expect(failed.status).toBe(400);
+    expect(await failed.json()).toMatchObject({
+      error: { code: 'BAD_INPUT', message: expect.stringContaining('"generator"') },
+    });
   });
 
   it('survives a client that leaves mid-stream', async () => {
     const stop = new AbortController();
-    const res = await fetch(`${served.url}/v1/ask`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token.read}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ question: 'How do I roll back an ingest?', stream: true }),
-      signal: stop.signal,
-    });
+    const res = await ask(
+      { question: 'How do I roll back an ingest?' },
+      { accept: 'text/event-stream' },
+      stop.signal,
+    );
     const it = events(res)[Symbol.asyncIterator]();
     expect((await it.next()).value?.event).toBe('context');
     stop.abort();
     await it.return?.(undefined).catch(() => undefined);
     expect((await call('POST', '/v1/search', token.read, { query: 'rollback' })).status).toBe(200);
+    // A whole streamed answer still works after the abandoned one.
+    const again = await ask({ question: 'How do I roll back an ingest?' }, { accept: 'text/event-stream' });
+    const names: string[] = [];
+    for await (const e of events(again)) names.push(e.event);
+    expect(names.at(-1)).toBe('done');
   });
 });
 
 describe('adding documents', () => {
-  it('adds text at once (201) or as a job (202) that the worker runs', async () => {
+  it('adds text at once (201), searchable straight away', async () => {
+    const docs = await documents();
     const now = await call('POST', '/v1/documents', token.write, {
-      text: 'Frothing milk at 60 °C keeps it sweet.',
+      text: 'Frothing milk at sixty degrees keeps it sweet and glossy.',
       source: 'milk.md',
     });
     expect(now.status).toBe(201);
+    expect(now.json).toMatchObject({ added: 1, failed: 0 });
+    expect(typeof now.json.batch).toBe('string');
+    expect(await documents()).toBe(docs + 1);
+    const s = await call('POST', '/v1/search', token.read, { query: 'frothing milk sweet glossy' });
+    expect(sources(s)[0]).toBe('milk.md');
+    const listed = await call('GET', '/v1/documents?source=milk', token.read);
+    expect((listed.json.documents as { source: string }[]).map((d) => d.source)).toEqual(['milk.md']);
+  });
+
+  it('adds text as a job (202 with Location) that the worker runs', async () => {
+    const jobs = await jobTotal();
     const later = await call('POST', '/v1/documents', token.write, {
       texts: [{ text: 'The grinder burrs need cleaning every month.', source: 'burrs.md' }],
       async: true,
@@ -195,140 +287,406 @@ describe('adding documents', () => {
     expect(later.status).toBe(202);
     const id = jobId(later);
     expect(later.headers.get('location')).toBe(`/v1/jobs/${id}`);
+    expect(await jobTotal()).toBe(jobs + 1);
     expect((await call('GET', `/v1/jobs/${id}`, token.write)).json.state).toBe('queued');
-    expect((await drain(writer)).done).toBeGreaterThanOrEqual(1);
-    const job = await call('GET', `/v1/jobs/${id}`, token.write);
-    expect(job.json).toMatchObject({ state: 'done', result: { added: 1 } });
+    // Nothing written until a worker runs it.
+    expect(sources(await call('POST', '/v1/search', token.read, { query: 'grinder burrs' }))).not.toContain(
+      'burrs.md',
+    );
+    expect((await drain(writer)).done).toBe(1);
+    const job = await call('GET', later.headers.get('location')!, token.write);
+    expect(job.json).toMatchObject({ state: 'done', result: { added: 1, failed: 0 } });
+    expect(job.json.finishedAt).toEqual(expect.any(String));
     const s = await call('POST', '/v1/search', token.read, { query: 'grinder burrs cleaning' });
-    expect((s.json.results as { source: string }[])[0]!.source).toBe('burrs.md');
+    expect(sources(s)[0]).toBe('burrs.md');
   });
 
-  it('ingests uploaded files through a job', async () => {
+  it('removes one document (undoable), and never a whole prefix', async () => {
+    const docs = await documents();
+    const milk = (await writer.docs({ limit: 10, filter: { sourcePrefix: 'milk' } }))[0]!;
+    // rm reads a ref ending in "/" as a prefix: the route takes one document only.
+    const prefix = await call('DELETE', `/v1/documents/${encodeURIComponent('/')}`, token.write);
+    expect([prefix.status, errorCode(prefix)]).toEqual([400, 'BAD_INPUT']);
+    expect(await documents()).toBe(docs);
+    const gone = await call('DELETE', `/v1/documents/${milk.id}`, token.write);
+    expect(gone.status).toBe(200);
+    expect((gone.json.removed as { id: string }[]).map((d) => d.id)).toEqual([milk.id]);
+    expect(await documents()).toBe(docs - 1);
+    expect((await call('DELETE', `/v1/documents/${milk.id}`, token.write)).status).toBe(404);
+    const undone = await call('POST', '/v1/undo', token.admin, { batch: gone.json.batch });
+    expect(undone.status).toBe(200);
+    expect(await documents()).toBe(docs);
+  });
+});
+
+describe('uploads', () => {
+  it('ingests an uploaded .md and .txt through a job, then drops the kept bytes', async () => {
+    const teapot = '# Teapot\n\nWarm the teapot before the leaves go in.\n';
     const r = await upload([
-      { name: 'teapot.md', bytes: '# Teapot\n\nWarm the teapot before the leaves go in.\n' },
+      { name: 'teapot.md', bytes: teapot },
       { name: 'cups.txt', bytes: 'Porcelain cups keep green tea hot for longer.\n' },
     ]);
     expect(r.status).toBe(202);
+    expect(r.headers.get('location')).toBe(`/v1/jobs/${jobId(r)}`);
+    expect(await writer.store.getBlob(`upload:${sha256(teapot)}`)).not.toBeNull();
     await drain(writer);
     expect((await call('GET', `/v1/jobs/${jobId(r)}`, token.write)).json).toMatchObject({
       state: 'done',
-      result: { added: 2 },
+      result: { added: 2, failed: 0 },
     });
-    const s = await call('POST', '/v1/search', token.read, { query: 'warm the teapot' });
-    expect((s.json.results as { source: string }[])[0]!.source).toBe('teapot.md');
-    // The upload's bytes are removed from the vault once the job is done.
-    const teapot = createHash('sha256')
-      .update('# Teapot\n\nWarm the teapot before the leaves go in.\n')
-      .digest('hex');
-    expect(await writer.store.getBlob(`upload:${teapot}`)).toBeNull();
+    expect(sources(await call('POST', '/v1/search', token.read, { query: 'warm the teapot' }))[0]).toBe(
+      'teapot.md',
+    );
+    expect(
+      sources(await call('POST', '/v1/search', token.read, { query: 'porcelain cups green tea' }))[0],
+    ).toBe('cups.txt');
+    expect(await writer.store.getBlob(`upload:${sha256(teapot)}`)).toBeNull();
   });
 
-  it('refuses unsafe names, wrong types and oversized uploads, and changes nothing', async () => {
+  it('refuses unsafe names and wrong types, and changes nothing', async () => {
     const docs = await documents();
     const jobs = await jobTotal();
-    const binary = new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 1, 2, 3, 0, 0]);
-    for (const name of ['../../etc/passwd.md', 'a/b.md', '..', 'x.exe', 'con.md'])
-      expect([name, (await upload([{ name, bytes: '# x\n\ntext' }])).status]).toEqual([name, 400]);
-    expect(
-      (
-        await upload([
-          { name: 'fine.md', bytes: '# ok\n\nok' },
-          { name: 'elf.md', bytes: binary },
-        ])
-      ).status,
-    ).toBeGreaterThanOrEqual(400);
-    expect((await upload([{ name: 'big.md', bytes: `# big\n\n${'x'.repeat(8000)}` }])).status).toBe(413);
+    for (const name of [
+      '../../etc/passwd',
+      '../../etc/passwd.md',
+      'a/b.md',
+      'a\\b.md',
+      '..',
+      'x.exe',
+      'con.md',
+    ]) {
+      const r = await upload([{ name, bytes: '# x\n\ntext' }]);
+      expect([name, r.status, errorCode(r)]).toEqual([name, 400, 'BAD_INPUT']);
+    }
+    const elf = new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    const binary = await upload([{ name: 'elf.md', bytes: elf }]);
+    expect([binary.status, errorCode(binary)]).toEqual([400, 'BAD_INPUT']);
+    // A good file beside a bad one is not kept either: every file is checked before any is kept.
+    const fine = '# Fine\n\nA perfectly good note about saucers.\n';
+    const mixed = await upload([
+      { name: 'fine.md', bytes: fine },
+      { name: 'elf.md', bytes: elf },
+    ]);
+    expect(mixed.status).toBe(400);
+    expect(await writer.store.getBlob(`upload:${sha256(fine)}`)).toBeNull();
+    const fakePdf = await upload([{ name: 'report.pdf', bytes: '# not a pdf' }]);
+    expect(fakePdf.status).toBe(400);
+    // No file field at all, and a read token.
+    const empty = await fetch(`${served.url}/v1/uploads`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token.write}` },
+      body: (() => {
+        const f = new FormData();
+        f.append('note', 'just a string');
+        return f;
+      })(),
+    });
+    expect(empty.status).toBe(400);
     expect((await upload([{ name: 'x.md', bytes: '# x' }], token.read)).status).toBe(403);
     expect(await documents()).toBe(docs);
     expect(await jobTotal()).toBe(jobs);
   });
 
-  it('ingests a server folder under the roots for an admin only', async () => {
+  describe('on a server with small limits', () => {
+    const small = join(tmp.dir, 'small.db');
+    let w: Vault;
+    let r: Vault;
+    let s: Served;
+    let admin = '';
+    beforeAll(async () => {
+      w = await Vault.open({
+        overrides: { vault: small, 'server.maxUploadBytes': 2048, 'server.maxBodyBytes': 1024 },
+        env: {},
+      });
+      r = await Vault.open({ overrides: { vault: small }, readonly: true, env: {} });
+      s = await startServer({ reader: r, writer: w }, { host: '127.0.0.1', port: 0 });
+      admin = s.firstToken!;
+    });
+    afterAll(async () => {
+      await s?.close();
+      await r?.close();
+      await w?.close();
+    });
+
+    it('refuses an upload over server.maxUploadBytes with 413 and keeps nothing', async () => {
+      const big = `# Big\n\n${'bulk text '.repeat(300)}\n`; // ~3 KB
+      const refused = await upload([{ name: 'big.md', bytes: big }], admin, s.url);
+      expect([refused.status, errorCode(refused)]).toEqual([413, 'FILE_TOO_LARGE']);
+      expect(await w.store.getBlob(`upload:${sha256(big)}`)).toBeNull();
+      const counts = await w.store.jobCounts();
+      expect(counts.queued + counts.leased + counts.done + counts.dead).toBe(0);
+      // Under the limit the same route takes it: the size was the reason.
+      const ok = await upload([{ name: 'small.md', bytes: '# Small\n\nA short note.\n' }], admin, s.url);
+      expect(ok.status).toBe(202);
+      expect((await w.stats()).documents).toBe(0);
+    });
+
+    it('refuses a JSON body over server.maxBodyBytes with 413', async () => {
+      const r2 = await call('POST', '/v1/documents', admin, { text: 'x'.repeat(2000) }, s.url);
+      expect([r2.status, errorCode(r2)]).toEqual([413, 'FILE_TOO_LARGE']);
+      expect((await w.stats()).documents).toBe(0);
+    });
+  });
+});
+
+describe('admin path ingest under the roots', () => {
+  it('ingests a folder under the roots for an admin, as a job', async () => {
+    const docs = await documents();
+    const ok = await call('POST', '/v1/documents', token.admin, { paths: [join(root, 'notes')] });
+    expect(ok.status).toBe(202);
+    expect(ok.headers.get('location')).toBe(`/v1/jobs/${jobId(ok)}`);
+    expect(await documents()).toBe(docs);
+    expect((await drain(writer)).done).toBe(1);
+    expect(await documents()).toBe(docs + 1);
+    const s = await call('POST', '/v1/search', token.read, { query: 'descale the kettle citric acid' });
+    expect(sources(s)[0]).toMatch(/notes\/kettle\.md$/);
+  });
+
+  it('refuses paths outside the roots, and a write token, and enqueues nothing', async () => {
     const docs = await documents();
     const jobs = await jobTotal();
     const refused = [
       [token.write, join(root, 'notes'), 403],
       [token.admin, outside, 403],
+      [token.admin, join(outside, 'secret.md'), 403],
       [token.admin, join(root, 'escape'), 403],
-      [token.admin, join(root, '..', 'outside'), 403],
+      [token.admin, join(root, 'escape', 'secret.md'), 403],
+      [token.admin, `${root}/../outside`, 403],
+      [token.admin, tmp.dir, 403],
+      [token.admin, '/etc/passwd', 403],
       [token.admin, 'notes', 400],
       [token.admin, join(root, 'missing'), 404],
     ] as const;
-    for (const [t, p, status] of refused)
-      expect([p, (await call('POST', '/v1/documents', t, { paths: [p] })).status]).toEqual([p, status]);
+    for (const [t, p, status] of refused) {
+      const r = await call('POST', '/v1/documents', t, { paths: [p] });
+      expect([p, r.status]).toEqual([p, status]);
+      if (status === 403) expect(errorCode(r)).toBe('FORBIDDEN');
+    }
+    // One bad path spoils the request: the good one beside it is not enqueued.
+    const mixed = await call('POST', '/v1/documents', token.admin, { paths: [join(root, 'notes'), outside] });
+    expect(mixed.status).toBe(403);
     expect(await jobTotal()).toBe(jobs);
-    const ok = await call('POST', '/v1/documents', token.admin, { paths: [join(root, 'notes')] });
-    expect(ok.status).toBe(202);
-    await drain(writer);
-    expect(await documents()).toBe(docs + 1);
-    const s = await call('POST', '/v1/search', token.read, { query: 'vault door code' });
-    expect(JSON.stringify(s.json.results)).not.toContain('4417');
+    expect(await documents()).toBe(docs);
+  });
+
+  it('tells nothing about what exists outside the roots (missing and present look alike)', async () => {
+    const probe = async (p: string): Promise<number> =>
+      (await call('POST', '/v1/documents', token.admin, { paths: [p] })).status;
+    // Through `..` and through a link out of the root: a missing file answers as a present one does.
+    expect(await probe(`${root}/../outside/missing.md`)).toBe(await probe(`${root}/../outside/secret.md`));
+    expect(await probe(join(root, 'escape', 'missing.md'))).toBe(
+      await probe(join(root, 'escape', 'secret.md')),
+    );
+    expect(await probe(join(root, 'escape', 'missing.md'))).toBe(403);
+    expect(await probe(join(root, 'notes', 'missing.md'))).toBe(404);
+  });
+
+  // KNOWN BUG (reported): a folder walk yields symbolic links to files (src/ingest/walk.ts), and
+  // nothing checks where they lead, so a link inside a root that points outside it is ingested.
+  // `it.fails` keeps the suite green while the bug stands; drop `.fails` once it is fixed.
+  it('does not ingest a file a link inside a root points to outside it', async () => {
+    const linked = join(root, 'linked');
+    mkdirSync(linked);
+    writeFileSync(join(linked, 'mugs.md'), '# Mugs\n\nStoneware mugs hold heat well.\n');
+    symlinkSync(join(outside, 'secret.md'), join(linked, 'door.md'));
+    try {
+      const r = await call('POST', '/v1/documents', token.admin, { paths: [linked] });
+      expect(r.status).toBe(202);
+      await drain(writer);
+      const s = await call('POST', '/v1/search', token.read, { query: 'vault door code' });
+      expect(JSON.stringify(s.json.results)).not.toContain('4417');
+    } finally {
+      const mine = (await writer.docs({ limit: 10_000 })).filter((d) => d.source.includes('linked/'));
+      if (mine.length > 0) await writer.rm(mine.map((d) => d.id));
+      rmSync(linked, { recursive: true, force: true });
+    }
   });
 });
 
 describe('jobs', () => {
+  it('lists jobs with counts per state, filtered by state, kind and limit', async () => {
+    const list = await call('GET', '/v1/jobs', token.write);
+    expect(list.status).toBe(200);
+    const counts = list.json.counts as Record<string, number>;
+    expect(counts).toEqual(await writer.store.jobCounts());
+    expect(counts.done).toBeGreaterThanOrEqual(3);
+    expect((list.json.jobs as unknown[]).length).toBe(
+      counts.queued! + counts.leased! + counts.done! + counts.dead!,
+    );
+    const ingests = await call('GET', '/v1/jobs?kind=ingest&state=done', token.write);
+    for (const j of ingests.json.jobs as { kind: string; state: string }[])
+      expect([j.kind, j.state]).toEqual(['ingest', 'done']);
+    expect((await call('GET', '/v1/jobs?limit=1', token.write)).json.jobs).toHaveLength(1);
+    expect((await call('GET', '/v1/jobs?state=nope', token.write)).status).toBe(400);
+    expect((await call('GET', '/v1/jobs/ffffffffffffffff', token.write)).status).toBe(404);
+    expect((await call('GET', '/v1/jobs/not-hex', token.write)).status).toBe(400);
+  });
+
   it("streams a job's progress and ends with done", async () => {
     const r = await call('POST', '/v1/jobs', token.admin, { kind: 'index' });
     expect(r.status).toBe(202);
     const res = await fetch(`${served.url}/v1/jobs/${jobId(r)}/events`, {
       headers: { authorization: `Bearer ${token.write}` },
     });
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
     const it = events(res)[Symbol.asyncIterator]();
-    expect((await it.next()).value?.event).toBe('progress');
+    const first = (await it.next()).value as SseEvent;
+    expect(first).toMatchObject({ event: 'progress', data: { id: jobId(r), state: 'queued' } });
+    // The worker runs it while the stream is open.
     await drain(writer);
-    let last = '';
-    for (let e = await it.next(); !e.done; e = await it.next()) last = e.value.event;
-    expect(last).toBe('done');
+    const rest: SseEvent[] = [];
+    for (let e = await it.next(); !e.done; e = await it.next()) rest.push(e.value);
+    expect(rest.at(-1)).toMatchObject({ event: 'done', data: { id: jobId(r), state: 'done' } });
+    expect(rest.slice(0, -1).every((e) => e.event === 'progress')).toBe(true);
   });
 
-  it('lists counts, retries a dead job and purges the dead', async () => {
+  it('sends dead for a job that cannot succeed, retries it, and purges the dead', async () => {
     const gone = join(root, 'gone');
     mkdirSync(gone);
     writeFileSync(join(gone, 'a.md'), '# a\n\nalpha');
     const r = await call('POST', '/v1/documents', token.admin, { paths: [gone] });
+    expect(r.status).toBe(202);
+    const id = jobId(r);
+    const res = await fetch(`${served.url}/v1/jobs/${id}/events`, {
+      headers: { authorization: `Bearer ${token.write}` },
+    });
+    const stream = events(res)[Symbol.asyncIterator]();
+    expect((await stream.next()).value?.event).toBe('progress');
+    // The folder goes before the job runs: NOT_FOUND is permanent (run-job.ts), dead at once.
     rmSync(gone, { recursive: true });
-    const summary = await drain(writer);
-    expect(summary.dead).toBe(1);
-    const list = await call('GET', '/v1/jobs?state=dead', token.write);
-    const dead = list.json.jobs as { id: string; last_error?: string; lastError: string | null }[];
-    if (summary.dead > 0) {
-      expect(dead.map((j) => j.id)).toContain(jobId(r));
-      expect(dead[0]!.lastError).toBeTruthy();
-      expect((await call('POST', `/v1/jobs/${jobId(r).slice(0, 8)}/retry`, token.admin)).json.state).toBe(
-        'queued',
-      );
-      expect((await call('POST', `/v1/jobs/${jobId(r)}/retry`, token.admin)).status).toBe(404);
-      await drain(writer);
-    }
-    expect((list.json.counts as Record<string, number>).done).toBeGreaterThan(0);
+    expect(await drain(writer)).toMatchObject({ dead: 1, retried: 0 });
+    let last: SseEvent | undefined;
+    for (let e = await stream.next(); !e.done; e = await stream.next()) last = e.value;
+    expect(last).toMatchObject({ event: 'dead', data: { id, state: 'dead' } });
+    expect(String(last!.data.lastError)).toMatch(/does not exist/);
+
+    const dead = await call('GET', '/v1/jobs?state=dead', token.write);
+    expect((dead.json.jobs as { id: string }[]).map((j) => j.id)).toEqual([id]);
+    // Retry by a prefix of the id: queued again, attempts from zero.
+    const retried = await call('POST', `/v1/jobs/${id.slice(0, 8)}/retry`, token.admin);
+    expect(retried.json).toMatchObject({ id, state: 'queued', attempts: 0 });
+    expect((await call('POST', `/v1/jobs/${id}/retry`, token.admin)).status).toBe(404);
+    expect((await drain(writer)).dead).toBe(1);
     const purged = await call('DELETE', '/v1/jobs/dead', token.admin);
-    expect(purged.status).toBe(200);
+    expect(purged.json).toEqual({ purged: 1 });
     expect((await call('GET', '/v1/jobs?state=dead', token.write)).json.jobs).toEqual([]);
-    expect((await call('GET', '/v1/jobs?state=nope', token.write)).status).toBe(400);
+    expect((await call('GET', `/v1/jobs/${id}`, token.write)).status).toBe(404);
   });
 });
 
-describe('read-only by construction, quality routes, CORS', () => {
-  it('hands a read route the read-only vault, whatever its handler tries', async () => {
-    const sneaky = route({
-      method: 'POST',
-      path: '/v1/sneaky',
-      role: 'read',
-      tag: 'test',
-      summary: 'tries to write',
-      handle: async (c, d) => c.json(await d.writer.add([{ text: 'Written by a read route.' }])),
+describe('roles: a read token changes nothing', () => {
+  /** Everything a write or admin route could change, as one comparable value. */
+  const snapshot = async (): Promise<string> =>
+    JSON.stringify({
+      stats: await writer.stats(),
+      jobs: await writer.store.jobCounts(),
+      tokens: (await listTokens(writer.store)).length,
+      ratings: (await writer.quality.ratings({ limit: 1000 })).length,
+      marks: await writer.quality.marks(),
+      learning: await writer.quality.isLearning(),
+      batches: (await writer.batches(1000)).length,
     });
-    const app = createApp({ reader, writer }, [...ROUTES, sneaky]);
-    const docs = await documents();
-    const res = await app.request('/v1/sneaky', {
+
+  it('gets 403 on every write and admin route, with a body that would otherwise act', async () => {
+    const doc = (await writer.docs({ limit: 1 }))[0]!;
+    const section = (await writer.outline(doc.id)).sections[0]!;
+    const spare = (await createToken(writer.store, 'read', 'spare')).record;
+    const job = (await writer.store.listJobs({ limit: 1 }))[0]!;
+    const ids: Record<string, string> = { doc: doc.id, token: spare.id, job: job.id };
+    const bodies: Record<string, unknown> = {
+      'POST /v1/documents': { text: 'A note a read token must not write.', source: 'sneaky.md' },
+      'POST /v1/uploads': 'multipart',
+      'DELETE /v1/documents/:id': undefined,
+      'POST /v1/undo': {},
+      'GET /v1/jobs': undefined,
+      'GET /v1/jobs/:id': undefined,
+      'GET /v1/jobs/:id/events': undefined,
+      'POST /v1/jobs': { kind: 'index' },
+      'POST /v1/jobs/:id/retry': undefined,
+      'DELETE /v1/jobs/dead': undefined,
+      'POST /v1/feedback': { question: 'q', sectionId: section.id, signal: 'up' },
+      'POST /v1/learning': { on: true },
+      'POST /v1/noise/marks': { document: doc.id, noisy: true, reason: 'sneaky' },
+      'GET /v1/doctor': undefined,
+      'GET /v1/tokens': undefined,
+      'POST /v1/tokens': { role: 'admin', label: 'sneaky' },
+      'DELETE /v1/tokens/:id': undefined,
+    };
+    const guarded = ROUTES.filter((r) => r.role !== 'read');
+    // Every guarded route is in the table, so a new one cannot slip past this test.
+    expect(guarded.map((r) => `${r.method} ${r.path}`).sort()).toEqual(Object.keys(bodies).sort());
+    const before = await snapshot();
+    for (const r of guarded) {
+      const key = `${r.method} ${r.path}`;
+      const url = r.path.replace(
+        /:id/,
+        r.path.startsWith('/v1/documents')
+          ? ids.doc!
+          : r.path.startsWith('/v1/tokens')
+            ? ids.token!
+            : ids.job!,
+      );
+      const body = bodies[key];
+      let res: Reply;
+      if (body === 'multipart')
+        res = await upload([{ name: 'sneaky.md', bytes: '# Sneaky\n\nno' }], token.read);
+      else res = await call(r.method, url, token.read, body);
+      expect([key, res.status, errorCode(res)]).toEqual([key, 403, 'FORBIDDEN']);
+    }
+    expect(await snapshot()).toBe(before);
+    // The read routes still answer the same token.
+    expect((await call('GET', '/readyz', token.read)).json).toMatchObject({ ready: true });
+  });
+
+  it('hands a read route the read-only vault, whatever its handler tries', async () => {
+    const sneaky: Route[] = [
+      route({
+        method: 'POST',
+        path: '/v1/sneaky/add',
+        role: 'read',
+        tag: 'test',
+        summary: 'tries to add through d.writer',
+        handle: async (c, d) => c.json(await d.writer.add([{ text: 'Written by a read route.' }])),
+      }),
+      route({
+        method: 'POST',
+        path: '/v1/sneaky/mark',
+        role: 'read',
+        tag: 'test',
+        summary: 'tries to mark through d.writer',
+        handle: async (c, d) => c.json(await d.writer.quality.markNoisy(doc, true, 'sneaky')),
+      }),
+      route({
+        method: 'POST',
+        path: '/v1/sneaky/token',
+        role: 'read',
+        tag: 'test',
+        summary: "tries to write d.writer's store directly",
+        handle: async (c, d) => c.json(await createToken(d.writer.store, 'admin', 'sneaky')),
+      }),
+    ];
+    const doc = (await writer.docs({ limit: 1 }))[0]!.id;
+    const app = createApp({ reader, writer }, [...ROUTES, ...sneaky]);
+    const before = await snapshot();
+    const add = await app.request('/v1/sneaky/add', {
       method: 'POST',
       headers: { authorization: `Bearer ${token.read}` },
     });
-    expect(res.status).toBe(409);
-    expect(await documents()).toBe(docs);
+    expect(add.status).toBe(409);
+    expect(((await add.json()) as { error: { code: string } }).error.code).toBe('CONFLICT');
+    for (const p of ['/v1/sneaky/mark', '/v1/sneaky/token']) {
+      const res = await app.request(p, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.read}` },
+      });
+      expect([p, res.status >= 400]).toEqual([p, true]);
+    }
+    expect(await snapshot()).toBe(before);
   });
+});
 
-  it('rates, marks, lists transcripts and reports health', async () => {
+describe('quality routes, health and CORS', () => {
+  it('rates a section from a search (201) and lists the rating', async () => {
     const s = await call('POST', '/v1/search', token.read, { query: 'espresso extraction' });
     const top = (s.json.results as { section_id: string; doc_id: string }[])[0]!;
     const rated = await call('POST', '/v1/feedback', token.write, {
@@ -337,31 +695,61 @@ describe('read-only by construction, quality routes, CORS', () => {
       signal: 'up',
     });
     expect(rated.status).toBe(201);
+    expect(rated.json).toMatchObject({ section_id: top.section_id, doc_id: top.doc_id, signal: 'up' });
     const list = await call('GET', '/v1/feedback', token.read);
-    expect((list.json.ratings as { section_id: string }[]).map((r) => r.section_id)).toContain(
-      top.section_id,
-    );
+    expect((list.json.ratings as { id: unknown }[]).map((r) => r.id)).toContain(rated.json.id);
+    const mine = await call('GET', `/v1/feedback?doc=${top.doc_id}`, token.read);
+    for (const r of mine.json.ratings as { doc_id: string }[]) expect(r.doc_id).toBe(top.doc_id);
+    const bad = await call('POST', '/v1/feedback', token.write, {
+      question: 'q',
+      sectionId: top.section_id,
+      signal: 'meh',
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it('marks a document as a keeper and lists the mark; suggests noise', async () => {
+    const doc = (await writer.docs({ limit: 1 }))[0]!;
     const mark = await call('POST', '/v1/noise/marks', token.write, {
-      document: top.doc_id,
+      document: doc.id,
       noisy: false,
       reason: 'a keeper',
     });
-    expect(mark.json).toMatchObject({ doc_id: top.doc_id, noisy: false });
-    expect(
-      ((await call('GET', '/v1/noise/marks', token.read)).json.marks as { doc_id: string }[]).map(
-        (m) => m.doc_id,
-      ),
-    ).toContain(top.doc_id);
-    expect((await call('GET', '/v1/noise/suggestions?k=5', token.read)).status).toBe(200);
-    // Served asks run on the read-only connection and keep no transcript; the writer's do.
-    await writer.ask('How long should espresso extraction take?');
-    const t = await call('GET', '/v1/transcripts?limit=1', token.read);
-    const first = (t.json.transcripts as { id: string }[])[0]!;
-    expect((await call('GET', `/v1/transcripts/${first.id}`, token.read)).json.id).toBe(first.id);
+    expect(mark.status).toBe(200);
+    expect(mark.json).toMatchObject({ doc_id: doc.id, noisy: false, reason: 'a keeper' });
+    const marks = (await call('GET', '/v1/noise/marks', token.read)).json.marks as {
+      doc_id: string;
+      noisy: boolean;
+    }[];
+    expect(marks.find((m) => m.doc_id === doc.id)).toMatchObject({ noisy: false });
+    const suggested = await call('GET', '/v1/noise/suggestions?k=5', token.read);
+    expect(suggested.status).toBe(200);
+    const list = suggested.json.suggestions as { doc_id: string }[];
+    expect(list.length).toBeLessThanOrEqual(5);
+    // A keeper leaves the suggestions.
+    expect(list.map((x) => x.doc_id)).not.toContain(doc.id);
+  });
+
+  it('lists the transcript of an ask and shows it by id', async () => {
+    // Asks served over HTTP run on the read-only vault and keep no transcript (reported); one
+    // through the writer, as `quiver ask` does, keeps one.
+    const asked = await writer.ask('How long should espresso extraction take?');
+    expect(asked.transcriptId).not.toBeNull();
+    const t = await call('GET', '/v1/transcripts?limit=5', token.read);
+    const list = t.json.transcripts as { id: string; question: string }[];
+    expect(list[0]).toMatchObject({ id: asked.transcriptId, question: asked.question });
+    const one = await call('GET', `/v1/transcripts/${asked.transcriptId}`, token.read);
+    expect(one.json).toMatchObject({ id: asked.transcriptId, answer: asked.answer });
+    expect((await call('GET', '/v1/transcripts/nope', token.read)).status).toBe(404);
+  });
+
+  it('reports the vault health to an admin only', async () => {
     const doc = await call('GET', '/v1/doctor', token.admin);
-    expect(doc.json).toHaveProperty('jobs');
-    const outline = await call('GET', `/v1/documents/${top.doc_id}/outline`, token.read);
-    expect((outline.json.sections as unknown[]).length).toBeGreaterThan(0);
+    expect(doc.status).toBe(200);
+    expect(doc.json).toHaveProperty('health');
+    expect((doc.json.stats as { documents: number }).documents).toBe(await documents());
+    expect(doc.json.jobs).toEqual(await writer.store.jobCounts());
+    expect((await call('GET', '/v1/doctor', token.write)).status).toBe(403);
   });
 
   it('answers a CORS preflight only for configured origins', async () => {
@@ -371,13 +759,30 @@ describe('read-only by construction, quality routes, CORS', () => {
         headers: {
           origin,
           'access-control-request-method': 'POST',
-          'access-control-request-headers': 'authorization',
+          'access-control-request-headers': 'authorization, content-type',
         },
       });
-    expect((await pre('http://example.test')).headers.get('access-control-allow-origin')).toBe(
-      'http://example.test',
-    );
+    const ok = await pre('http://example.test');
+    expect(ok.status).toBeLessThan(300);
+    expect(ok.headers.get('access-control-allow-origin')).toBe('http://example.test');
+    expect(ok.headers.get('access-control-allow-methods')).toMatch(/POST/);
+    expect(ok.headers.get('access-control-allow-headers')).toMatch(/authorization/);
     expect((await pre('http://evil.test')).headers.get('access-control-allow-origin')).toBeNull();
+    // The real request from the allowed origin carries the header too, and shows the request id.
+    const real = await fetch(`${served.url}/readyz`, {
+      headers: { origin: 'http://example.test', authorization: `Bearer ${token.read}` },
+    });
+    expect(real.headers.get('access-control-allow-origin')).toBe('http://example.test');
+    expect(real.headers.get('access-control-expose-headers')).toMatch(/x-request-id/);
+    const other = await fetch(`${served.url}/readyz`, {
+      headers: { origin: 'http://evil.test', authorization: `Bearer ${token.read}` },
+    });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('logged no failure of its own (5xx) while serving all of the above', () => {
+    expect(log.length).toBeGreaterThan(0);
+    expect(log.filter((l) => / failed: /.test(l) || / 5\d\d$/.test(l))).toEqual([]);
   });
 });
 
@@ -398,44 +803,58 @@ describe('the API description', () => {
 describe('quiver serve with its worker child', () => {
   it('runs an uploaded file through the worker process and stops it on SIGTERM', async () => {
     const vault = join(tmp.dir, 'served.db');
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('QUIVER_')));
     const child = spawn(
       process.execPath,
       ['bin/quiver.js', 'serve', '--vault', vault, '--port', '0', '--json', '--quiet'],
-      {
-        env: { ...process.env, QUIVER_JOB_LEASE: '5' },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
+      { env: { ...env, QUIVER_JOB_LEASE: '5' }, stdio: ['ignore', 'pipe', 'inherit'] },
     );
+    let workerPid = 0;
     try {
       const line = await new Promise<string>((resolve, reject) => {
         createInterface({ input: child.stdout! }).once('line', resolve);
         child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
       });
       const info = JSON.parse(line) as { url: string; token: string; worker_pid: number };
-      expect(info.worker_pid).toBeGreaterThan(0);
-      const form = new FormData();
-      form.append('file', new Blob(['# Scales\n\nWeigh coffee to a tenth of a gram.\n']), 'scales.md');
+      expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(info.token).toEqual(expect.any(String));
+      workerPid = info.worker_pid;
+      expect(workerPid).toBeGreaterThan(0);
+      expect(() => process.kill(workerPid, 0)).not.toThrow();
+      const auth = { authorization: `Bearer ${info.token}` };
       const up = await fetch(`${info.url}/v1/uploads`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${info.token}` },
-        body: form,
+        headers: auth,
+        body: form([{ name: 'scales.md', bytes: '# Scales\n\nWeigh coffee to a tenth of a gram.\n' }]),
       });
+      expect(up.status).toBe(202);
       const id = ((await up.json()) as { job: { id: string } }).job.id;
-      let state = '';
-      for (let i = 0; i < 300 && state !== 'done' && state !== 'dead'; i++) {
-        const r = await fetch(`${info.url}/v1/jobs/${id}`, {
-          headers: { authorization: `Bearer ${info.token}` },
-        });
-        state = ((await r.json()) as { state: string }).state;
-        if (state !== 'done') await new Promise((r2) => setTimeout(r2, 100));
+      // Nobody drains here: the worker child runs it. Poll (a safety net of 30 s, not a timing).
+      let job: { state: string; result: { added?: number } | null } = { state: '', result: null };
+      for (let i = 0; i < 300 && job.state !== 'done' && job.state !== 'dead'; i++) {
+        if (i > 0) await new Promise((r) => setTimeout(r, 100));
+        job = (await (await fetch(`${info.url}/v1/jobs/${id}`, { headers: auth })).json()) as typeof job;
       }
-      expect(state).toBe('done');
+      expect(job).toMatchObject({ state: 'done', result: { added: 1 } });
+      const s = await fetch(`${info.url}/v1/search`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'weigh coffee tenth of a gram' }),
+      });
+      expect(((await s.json()) as { results: { source: string }[] }).results[0]!.source).toBe('scales.md');
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-      expect(() => process.kill(info.worker_pid, 0)).toThrow();
+      // serve waits for its worker before it exits: the worker is gone too.
+      expect(() => process.kill(workerPid, 0)).toThrow();
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (workerPid > 0)
+        try {
+          process.kill(workerPid, 'SIGKILL');
+        } catch {
+          // already gone, as it should be
+        }
     }
   }, 60_000);
 });

@@ -11,6 +11,11 @@ export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
 }
 
+/** The inverse of `openApiPath`: `/v1/jobs/{id}/retry` → `/v1/jobs/:id/retry`. */
+export function honoPath(path: string): string {
+  return path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ':$1');
+}
+
 /** The parameter names of a Hono path, in order (`/v1/documents/:id/outline` → `['id']`). */
 export function pathParams(path: string): string[] {
   return [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!);
@@ -29,6 +34,22 @@ export function operationId(method: string, path: string): string {
     .filter((s) => s !== '');
   return method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 }
+
+const SUCCESS: Record<number, string> = {
+  200: 'Success',
+  201: 'Created',
+  202: 'Accepted: a job was queued (Location names it)',
+};
+
+/** What each tag groups, for the reference page. */
+const TAG_ABOUT: Record<string, string> = {
+  service: 'Liveness, readiness, the vault’s health and the tokens.',
+  search: 'Ranked sections and prompt context; every retrieval knob can be set per call.',
+  ask: 'Answers with [n] citations, as one JSON reply or a stream of events.',
+  documents: 'List, read and outline documents; add text, files or server folders; remove and undo.',
+  jobs: 'The background queue: ingest and maintenance jobs, their progress, retries.',
+  quality: 'Ratings, learning from them, junk suggestions and marks, answer transcripts.',
+};
 
 const ERROR = { $ref: '#/components/schemas/Error' };
 const errorReply = (description: string) => ({
@@ -82,37 +103,51 @@ function operation(r: Route): Record<string, unknown> {
     summary: r.summary,
     description: `Needs ${r.role === 'admin' ? 'an' : 'a'} ${r.role} token${r.role === 'read' ? ' (or any higher role)' : r.role === 'write' ? ' or an admin token' : ''}.`,
     security: [{ bearer: [] }],
+    'x-quiver-role': r.role,
     ...(parameters.length === 0 ? {} : { parameters }),
     ...(requestBody === undefined ? {} : { requestBody }),
     responses: {
-      [String(ok)]: { description: ok === 202 ? 'Accepted: a job was queued' : 'Success', content },
+      [String(ok)]: { description: SUCCESS[ok] ?? 'Success', content },
       '400': errorReply('Bad input: nothing was changed'),
       '401': errorReply('No valid bearer token'),
       '403': errorReply('The token’s role is too low, or the path is outside the allowed roots'),
       '404': errorReply('Not found'),
       '413': errorReply('The body is over the limit'),
+      ...(r.multipart === true
+        ? {
+            '415': errorReply('A file of a kind the vault does not read (or binary)'),
+            '422': errorReply('A file that is empty, corrupt or not valid in its encoding'),
+          }
+        : {}),
       '429': errorReply('Over the token’s rate limit or budget (see Retry-After)'),
     },
   };
 }
 
-/** The whole document for a route table. */
+/** A route answered without a token (`/healthz`, the description itself). */
+function publicOperation(operationId: string, summary: string, type: string): Record<string, unknown> {
+  const schema = type === 'application/json' ? { type: 'object' } : { type: 'string' };
+  return {
+    operationId,
+    tags: ['service'],
+    summary,
+    description: 'Public: no token needed.',
+    security: [],
+    responses: { '200': { description: 'Success', content: { [type]: { schema } } } },
+  };
+}
+
+/** The whole document for a route table (plus the public routes: `/healthz`, `/openapi.json`, `/docs`). */
 export function openApiDocument(
   routes: readonly Route[],
   info: { version: string },
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {
-    '/healthz': {
-      get: {
-        operationId: 'getHealthz',
-        tags: ['service'],
-        summary: 'Alive (no token needed)',
-        security: [],
-        responses: {
-          '200': { description: 'Alive', content: { 'application/json': { schema: { type: 'object' } } } },
-        },
-      },
+    '/healthz': { get: publicOperation('getHealthz', 'Alive: the process answers', 'application/json') },
+    '/openapi.json': {
+      get: publicOperation('getOpenapiJson', 'This description (OpenAPI 3.1)', 'application/json'),
     },
+    '/docs': { get: publicOperation('getDocs', 'The API reference page (HTML)', 'text/html') },
   };
   for (const r of routes) (paths[openApiPath(r.path)] ??= {})[r.method.toLowerCase()] = operation(r);
   return {
@@ -120,10 +155,16 @@ export function openApiDocument(
     info: {
       title: 'quiver',
       version: info.version,
-      description:
-        'A local-first RAG vault: search, context and answers with [n] citations, documents, jobs and the quality loop. Replies use the same JSON as the command line’s --json output.',
+      description: [
+        'A local-first RAG vault: search, context and answers with [n] citations, documents, jobs and the quality loop. Replies use the same JSON as the command line’s `--json` output.',
+        'Every route but the public ones needs `Authorization: Bearer <token>`. Roles are ordered read < write < admin: a token may call every route of its role and of the roles below it. `quiver serve` prints an admin token on its first start; `POST /v1/tokens` makes more.',
+        'A failure is `{"error": {"code", "message"}}` with the status below; bodies with unknown keys are refused, so a misspelt option is an error rather than a silent default.',
+      ].join('\n\n'),
     },
-    tags: [...new Set(['service', ...routes.map((r) => r.tag)])].map((name) => ({ name })),
+    tags: [...new Set(['service', ...routes.map((r) => r.tag)])].map((name) => ({
+      name,
+      ...(TAG_ABOUT[name] === undefined ? {} : { description: TAG_ABOUT[name] }),
+    })),
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
