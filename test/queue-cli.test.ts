@@ -103,3 +103,19 @@ describe('quiver queue', () => {
     expect((await q('queue', 'list', '--json')).stdout).toBe(before);
   });
 });
+
+describe('quiver queue drain with files that fail', () => {
+  it('exits 4, as add does, when a queued ingest could not read a file', async () => {
+    const dir = join(tmp.dir, 'mixed');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'good.md'), '# Good\n\nA readable note.\n');
+    writeFileSync(join(dir, 'bad.md'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 1, 2, 3, 0, 0]));
+    const other = join(tmp.dir, 'mixed.db');
+    expect(
+      (await runCli(['add', '--queue', join(dir, 'bad.md'), join(dir, 'good.md'), '--vault', other])).code,
+    ).toBe(0);
+    const drained = await runCli(['queue', 'drain', '--vault', other, '--json']);
+    expect(drained.code).toBe(4);
+    expect(drained.json()).toMatchObject({ done: 1, failedFiles: 1 });
+  });
+});

@@ -91,14 +91,24 @@ export const queueCommand: Command = {
       maxArgs: 0,
       async run(ctx) {
         const vault = await ctx.openVault();
-        const s = await drain(vault, { signal: ctx.signal, onJob: told(ctx) });
+        // Files an ingest could not read fail that file, not the job: counted as `quiver add` counts them.
+        let failedFiles = 0;
+        const tell = told(ctx);
+        const s = await drain(vault, {
+          signal: ctx.signal,
+          onJob: (e) => {
+            tell(e);
+            const batch = e.result?.batch as { failed?: unknown } | undefined;
+            if (e.outcome === 'done' && typeof batch?.failed === 'number') failedFiles += batch.failed;
+          },
+        });
         const counts = await jobCounts(vault);
-        if (ctx.json) ctx.out(`${JSON.stringify({ ...s, remaining: counts })}\n`);
+        if (ctx.json) ctx.out(`${JSON.stringify({ ...s, failedFiles, remaining: counts })}\n`);
         else
           ctx.out(
-            `${s.done} done, ${s.retried} to retry, ${s.dead} dead, ${s.lost} lost; ${counts.queued} queued, ${counts.dead} dead in all\n`,
+            `${s.done} done, ${s.retried} to retry, ${s.dead} dead, ${s.lost} lost${failedFiles > 0 ? ` (${failedFiles} file${failedFiles === 1 ? '' : 's'} failed)` : ''}; ${counts.queued} queued, ${counts.dead} dead in all\n`,
           );
-        return s.dead + s.retried > 0 ? EXIT.PARTIAL : EXIT.OK;
+        return s.dead + s.retried + failedFiles > 0 ? EXIT.PARTIAL : EXIT.OK;
       },
     },
     work: {
