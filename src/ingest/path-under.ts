@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { sep } from 'node:path';
 
 /**
@@ -10,4 +11,15 @@ export function isUnder(child: string, root: string): boolean {
   if (child === root) return true;
   const prefix = root.endsWith(sep) ? root : root + sep;
   return child.startsWith(prefix);
+}
+
+/** The configured roots resolved through links; roots that do not exist are left out. */
+export function realRoots(roots: readonly string[]): string[] {
+  return roots.flatMap((r) => {
+    try {
+      return [realpathSync(r)];
+    } catch {
+      return [];
+    }
+  });
 }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isQuiverError } from '../errors.js';
-import { isUnder, pathUnderRoots } from './roots.js';
+import { isUnder } from '../ingest/path-under.js';
+import { pathUnderRoots } from './roots.js';
 
 describe('isUnder', () => {
   it('takes the root itself and what is inside it', () => {

@@ -1,9 +1,7 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { QuiverError } from '../errors.js';
-import { isUnder } from '../ingest/path-under.js';
-
-export { isUnder };
+import { isUnder, realRoots } from '../ingest/path-under.js';
 
 /**
  * A server-side path an admin asked to ingest, resolved through symbolic links and checked to lie
@@ -19,13 +17,7 @@ export function pathUnderRoots(path: string, roots: readonly string[]): string {
       'FORBIDDEN',
       'quiver: this server ingests no server-side paths (set server.roots / QUIVER_ROOTS)',
     );
-  const resolvedRoots = roots.flatMap((r) => {
-    try {
-      return [realpathSync(r)];
-    } catch {
-      return [];
-    }
-  });
+  const resolvedRoots = realRoots(roots);
   let real: string;
   try {
     real = realpathSync(path);
@@ -63,15 +55,4 @@ function realAncestor(path: string): string | null {
       p = up;
     }
   }
-}
-
-/** The configured roots resolved through links; roots that do not exist are left out. */
-export function realRoots(roots: readonly string[]): string[] {
-  return roots.flatMap((r) => {
-    try {
-      return [realpathSync(r)];
-    } catch {
-      return [];
-    }
-  });
 }

@@ -7,8 +7,6 @@ import { str, type Command, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { table } from '../table.js';
 
-const STATES = JOB_STATES;
-
 function told(ctx: CommandContext): (e: JobEvent) => void {
   return (e) => {
     if (ctx.quiet) return;
@@ -45,10 +43,10 @@ export const queueCommand: Command = {
       maxArgs: 0,
       async run(ctx) {
         const state = str(ctx.values, 'state');
-        if (state !== undefined && !STATES.includes(state as JobState))
+        if (state !== undefined && !JOB_STATES.includes(state as JobState))
           throw new QuiverError(
             'BAD_INPUT',
-            `quiver queue list: --state must be one of ${STATES.join(', ')}`,
+            `quiver queue list: --state must be one of ${JOB_STATES.join(', ')}`,
           );
         const rawLimit = str(ctx.values, 'limit') ?? '50';
         const limit = Number(rawLimit);
