@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldNearCopies, prefixLength, nearCopy, nearCopyCounts, shingles } from './near-copies.js';
+import {
+  foldNearCopies,
+  prefixLength,
+  prefixNeed,
+  nearCopy,
+  nearCopyCounts,
+  shingles,
+} from './near-copies.js';
 
 const PASSAGE =
   'The espresso shot should run for about twenty eight seconds. A finer grind slows the flow of water through the puck. ' +
@@ -149,7 +156,17 @@ describe('foldNearCopies', () => {
 });
 
 describe('prefixLength', () => {
-  it('is ⌊n / 2⌋ + 1, and n for sets of 0 or 1', () => {
-    expect([0, 1, 2, 3, 4, 5, 100].map(prefixLength)).toEqual([0, 1, 2, 2, 3, 3, 51]);
+  it('is ⌊n / 2⌋ + 3, and the whole set up to 5', () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 100].map(prefixLength)).toEqual([0, 1, 2, 3, 4, 5, 6, 6, 53]);
+  });
+});
+
+describe('prefixNeed', () => {
+  it('is 3, or half the larger set (rounded up) when that is fewer', () => {
+    expect(prefixNeed(1, 1)).toBe(1);
+    expect(prefixNeed(1, 3)).toBe(2);
+    expect(prefixNeed(4, 2)).toBe(2);
+    expect(prefixNeed(5, 1)).toBe(3);
+    expect(prefixNeed(200, 180)).toBe(3);
   });
 });

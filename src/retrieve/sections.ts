@@ -380,13 +380,60 @@ function chunkSnippet(c: ChunkRecord): string {
   return (m.snippet ??= snippet(c.text));
 }
 
-/** How many of `terms` occur in `have` (iterating the smaller set). */
-function overlapCount(have: ReadonlySet<string>, terms: ReadonlySet<string>): number {
-  let n = 0;
-  if (terms.size <= have.size) {
-    for (const t of terms) if (have.has(t)) n++;
-  } else for (const t of have) if (terms.has(t)) n++;
-  return n;
+/**
+ * A section's chunks as term → bit mask (bit i set: chunk i holds the term), for sections of at
+ * most `MASK_CHUNKS` chunks: one lookup per query term then counts every chunk's overlap, where
+ * testing each chunk's term set cost a lookup per chunk and term. Memoised by section id while its
+ * chunks are the same (ids and texts); bounded like the chunk memo.
+ */
+interface SectionMasks {
+  chunks: readonly ChunkRecord[];
+  masks: ReadonlyMap<string, number>;
+}
+const MASK_CHUNKS = 31;
+const SECTION_MASKS = new Map<string, SectionMasks>();
+const SECTION_MASKS_MAX = 10_000;
+
+function sameChunks(a: readonly ChunkRecord[], b: readonly ChunkRecord[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.id !== b[i]!.id || a[i]!.text !== b[i]!.text) return false;
+  return true;
+}
+
+function sectionMasks(chunks: readonly ChunkRecord[]): ReadonlyMap<string, number> {
+  const key = chunks[0]!.sectionId;
+  const m = SECTION_MASKS.get(key);
+  if (m !== undefined && sameChunks(m.chunks, chunks)) return m.masks;
+  const masks = new Map<string, number>();
+  chunks.forEach((c, i) => {
+    for (const t of chunkTerms(c)) masks.set(t, (masks.get(t) ?? 0) | (1 << i));
+  });
+  if (SECTION_MASKS.size >= SECTION_MASKS_MAX) SECTION_MASKS.clear();
+  SECTION_MASKS.set(key, { chunks: [...chunks], masks });
+  return masks;
+}
+
+/** How many of `terms` each chunk holds: `counts[i]` for `chunks[i]`. */
+function overlapCounts(chunks: readonly ChunkRecord[], terms: ReadonlySet<string>): number[] {
+  const counts = new Array<number>(chunks.length).fill(0);
+  if (chunks.length <= MASK_CHUNKS && chunks.every((c) => c.sectionId === chunks[0]!.sectionId)) {
+    const masks = sectionMasks(chunks);
+    for (const t of terms) {
+      let mask = masks.get(t) ?? 0;
+      while (mask !== 0) {
+        const i = 31 - Math.clz32(mask & -mask);
+        counts[i]! += 1;
+        mask &= mask - 1;
+      }
+    }
+  } else
+    chunks.forEach((c, i) => {
+      const have = chunkTerms(c);
+      let n = 0;
+      for (const t of terms) if (have.has(t)) n++;
+      counts[i] = n;
+    });
+  return counts;
 }
 
 /**
@@ -400,10 +447,11 @@ export function bestChunks(
   vectorOrder: readonly number[],
 ): ChunkRecord[] {
   if (chunks.length <= 1) return [...chunks];
+  const overlap = overlapCounts(chunks, terms);
   // The vector leg returns a few chunks per section: a linear search beats building a map.
-  const ranked = chunks.map((c) => {
+  const ranked = chunks.map((c, i) => {
     const v = vectorOrder.indexOf(c.id);
-    return { c, overlap: overlapCount(chunkTerms(c), terms), vrank: v < 0 ? Infinity : v };
+    return { c, overlap: overlap[i]!, vrank: v < 0 ? Infinity : v };
   });
   ranked.sort((a, b) => b.overlap - a.overlap || a.vrank - b.vrank || a.c.ord - b.c.ord);
   return ranked.map((r) => r.c);
