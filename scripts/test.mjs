@@ -20,6 +20,8 @@ if (extra.length === 0) {
     // The package as published: exports, types and files checked by publint.
     ['package', 'npx', ['publint', '--strict']],
     ['type-check', 'npx', ['tsc', '-p', 'tsconfig.json']],
+    // The web page (web/: browser code bundled by Vite) has its own tsconfig.
+    ['type-check web', 'npx', ['tsc', '-p', 'web/tsconfig.json', '--noEmit']],
     ['lint', 'npx', ['eslint', '.']],
     ['format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']],
   ]) {

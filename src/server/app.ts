@@ -15,6 +15,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { errorReply } from './http-status.js';
 import { openApiDocument } from './openapi.js';
+import { mountPage } from './page.js';
 import { referencePage } from './reference-page.js';
 import { VERSION } from '../version.js';
 import { RateLimiter } from './rate-limit.js';
@@ -74,6 +75,8 @@ export function createApp(deps: AppDeps, routes: readonly Route[] = ROUTES): Hon
   app.get('/openapi.json', (c) => c.json(description));
   const page = referencePage(description);
   app.get('/docs', (c) => c.html(page));
+  // The web page and its assets (dist/web): public files; the page asks the API with a token.
+  mountPage(app);
   for (const route of routes) {
     const limit = route.multipart === true ? maxUpload : maxBody;
     app.on(

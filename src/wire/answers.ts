@@ -2,6 +2,9 @@ import type { AskEvent } from '../answer/ask-events.js';
 import type { AskResult, CitedSection } from '../answer/ask.js';
 import type { Conflict } from '../answer/conflicts.js';
 import type { ContextSection } from '../answer/context-section.js';
+import type { AnswerGrounding } from '../evaluate/answer-grounding.js';
+import type { Judge } from '../evaluate/judges/judge.js';
+import type { Measurement } from '../evaluate/measurement.js';
 
 /** A cited or context section as JSON (snake_case). */
 function sectionRefJson(c: CitedSection): Record<string, unknown> {
@@ -80,4 +83,37 @@ export function askEventJson(e: AskEvent): Record<string, unknown> {
     case 'done':
       return askJson(e.result);
   }
+}
+
+function measurementJson(m: Measurement): Record<string, unknown> {
+  return m.value === null
+    ? { num: m.num, den: m.den, value: null, undefined_reason: m.undefinedReason }
+    : { num: m.num, den: m.den, value: m.value };
+}
+
+/**
+ * An answer's grounding measurements as JSON (the `grounding` field of an answer): the judge that
+ * decided support (`proxy: true` for the lexical-overlap proxy), the five measurements (each
+ * `{num, den, value}`, or `value: null` with `undefined_reason`), and per claim its verdicts: the
+ * sections supporting it alone (`supported_by`, context numbers) and each citation's validity.
+ */
+export function groundingJson(
+  g: AnswerGrounding,
+  judge: Pick<Judge, 'id' | 'proxy'>,
+): Record<string, unknown> {
+  return {
+    judge: { id: judge.id, proxy: judge.proxy },
+    context_relevance: measurementJson(g.contextRelevance),
+    faithfulness: measurementJson(g.faithfulness),
+    citation_support: measurementJson(g.citationSupport),
+    citation_precision: measurementJson(g.citationPrecision),
+    completeness: measurementJson(g.completeness),
+    claims: g.claims.map((c, i) => ({
+      text: c.text,
+      supported: c.supported,
+      validly_cited: c.validlyCited,
+      supported_by: g.supportedBy[i] ?? [],
+      citations: c.citations.map((x) => ({ n: x.ref, section_id: x.sectionId, valid: x.valid })),
+    })),
+  };
 }

@@ -1,0 +1,122 @@
+// Shared by the page's browser test and `npm run screenshots`: a real `quiver serve` over a fresh
+// copy of the demo vault, Debian's Chromium driven by playwright-core, and the page's steps.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { Vault } from '../src/index.js';
+import { startServer, type Served } from '../src/server/serve.js';
+import { createToken } from '../src/server/tokens.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const WEB_DIST = join(ROOT, 'dist', 'web');
+/** A demo question (demo/queries.jsonl q2) whose answer cites [1] and [2] (demo/corpus/sourdough). */
+export const DEMO_QUESTION = 'What temperature kills a sourdough starter?';
+
+/** Fails with what to do when the page was never built. */
+export function requireBuiltPage(): void {
+  if (!existsSync(join(WEB_DIST, 'index.html')))
+    throw new Error(`the web page is not built (no ${WEB_DIST}/index.html): run \`npm run build\` first`);
+}
+
+export interface DemoServer {
+  served: Served;
+  /** A read token (what a person asking needs). */
+  token: string;
+  close(): Promise<void>;
+}
+
+/** `quiver serve` (the same `startServer`) on 127.0.0.1, any free port, over the demo corpus in a temp folder. */
+export async function startDemoServer(): Promise<DemoServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'quiver-web-'));
+  const path = join(dir, 'demo.db');
+  const writer = await Vault.open({
+    overrides: { vault: path, 'server.burst': 1000, 'server.ratePerSecond': 1000 },
+  });
+  await writer.add([join(ROOT, 'demo', 'corpus')]);
+  const reader = await Vault.open({ overrides: { vault: path }, readonly: true });
+  const served = await startServer({ reader, writer }, { host: '127.0.0.1', port: 0 });
+  const token = (await createToken(writer.store, 'read', 'web page test')).token;
+  return {
+    served,
+    token,
+    close: async () => {
+      await served.close();
+      await reader.close();
+      await writer.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+    ],
+  });
+}
+
+/** One Server-Sent Event the page received from `POST /v1/ask`, in arrival order. */
+export interface SeenEvent {
+  event: string;
+  data: string;
+}
+
+/**
+ * Before the page's scripts run: copy every `POST /v1/ask` stream the page reads into
+ * `window.__askEvents` (names and data, in arrival order), so a test sees what streamed.
+ */
+export async function recordAskStream(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __askEvents: { event: string; data: string }[] };
+    w.__askEvents = [];
+    const original = window.fetch.bind(window);
+    window.fetch = async (input, init) => {
+      const res = await original(input, init);
+      if (!String(input).endsWith('/v1/ask') || res.body === null) return res;
+      const [mine, theirs] = res.body.tee();
+      void (async () => {
+        const reader = mine.pipeThrough(new TextDecoderStream()).getReader();
+        let rest = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          rest += value;
+          let end: number;
+          while ((end = rest.indexOf('\n\n')) >= 0) {
+            const block = rest.slice(0, end);
+            rest = rest.slice(end + 2);
+            const event = /^event: ?(.*)$/m.exec(block)?.[1] ?? 'message';
+            const data = [...block.matchAll(/^data: ?(.*)$/gm)].map((m) => m[1]).join('\n');
+            w.__askEvents.push({ event, data });
+          }
+        }
+      })();
+      return new Response(theirs, { status: res.status, statusText: res.statusText, headers: res.headers });
+    };
+  });
+}
+
+/** Enter `token` in the page's token form. */
+export async function enterToken(page: Page, token: string): Promise<void> {
+  await page.getByLabel('Token', { exact: true }).fill(token);
+  await page.getByRole('button', { name: 'Use token' }).click();
+}
+
+/** Ask `question` and wait until the page says it answered (or that it failed). */
+export async function ask(page: Page, question: string): Promise<void> {
+  await page.getByLabel('Question').fill(question);
+  await page.getByLabel('Question').press('Enter');
+  await page
+    .getByRole('status')
+    .filter({ hasText: /Answered|failed/ })
+    .waitFor();
+}

@@ -1,0 +1,88 @@
+/**
+ * The shell: a header with the views and the token, the token form until there is one, then the
+ * chosen view. A render error shows as a message (`ErrorBoundary`), never as a blank page.
+ */
+import { Component, type ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { TokenForm } from './components/token-form.js';
+import { forgetToken, loadToken, saveToken } from './token.js';
+import { AskView } from './views/ask-view.js';
+import { VIEWS, viewOf, type ViewId } from './views.js';
+
+export function App() {
+  const [token, setToken] = useState<string | null>(loadToken());
+  const [view, setView] = useState<ViewId>(viewOf(location.hash));
+  useEffect(() => {
+    const onHash = (): void => setView(viewOf(location.hash));
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
+  const use = (t: string): void => {
+    saveToken(t);
+    setToken(t);
+  };
+  const forget = (): void => {
+    forgetToken();
+    setToken(null);
+  };
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">
+          <img src="/favicon.svg" alt="" width="24" height="24" />
+          quiver
+        </span>
+        {token !== null && (
+          <nav aria-label="Views">
+            <ul>
+              {VIEWS.map((v) => (
+                <li key={v.id}>
+                  <a href={`#/${v.id}`} aria-current={v.id === view ? 'page' : undefined}>
+                    {v.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+        {token !== null && (
+          <button type="button" class="quiet" onClick={forget}>
+            Forget token
+          </button>
+        )}
+      </header>
+      <main id="main" tabIndex={-1}>
+        <ErrorBoundary>
+          {token === null ? (
+            <TokenForm onToken={use} />
+          ) : (
+            view === 'ask' && <AskView token={token} onBadToken={forget} />
+          )}
+        </ErrorBoundary>
+      </main>
+    </div>
+  );
+}
+
+class ErrorBoundary extends Component<{ children: ComponentChildren }, { error: string | null }> {
+  override state = { error: null as string | null };
+  static override getDerivedStateFromError(e: unknown): { error: string } {
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
+  override render() {
+    if (this.state.error === null) return this.props.children;
+    return (
+      <div class="note error" role="alert">
+        <p>
+          <strong>The page hit a problem:</strong> {this.state.error}
+        </p>
+        <button type="button" onClick={() => this.setState({ error: null })}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+}

@@ -1,0 +1,7 @@
+// The web page of `quiver serve`: mounts the app. Everything it shows comes from the HTTP API.
+import { render } from 'preact';
+import { App } from './app.js';
+import './styles.css';
+
+const root = document.getElementById('app');
+if (root !== null) render(<App />, root);
