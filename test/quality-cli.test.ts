@@ -77,8 +77,18 @@ describe('quiver quality commands', () => {
     const before = (await runCli(['ratings', ...V, '--json', '--limit', '1000'])).json<unknown[]>().length;
     const ask = await runCli(['ask', 'What does the queen do in the hive?', ...V, '--json']);
     expect(ask.code, ask.stderr).toBe(0);
-    const answer = ask.json<{ transcript_id: string; cited: unknown[]; context: unknown[] }>();
+    const answer = ask.json<{
+      transcript_id: string;
+      cited: unknown[];
+      context: unknown[];
+      claims: unknown[];
+      grounding: { judge: { id: string }; faithfulness: { value: number | null }; claims: unknown[] };
+    }>();
     expect(answer.transcript_id).toMatch(/^[0-9a-f]{16}$/);
+    // The same grounding measurements the server's ask sends (wire/answers.ts groundedAskJson).
+    expect(answer.grounding.judge.id).toContain('lexical');
+    expect(answer.grounding.claims.length).toBe(answer.claims.length);
+    expect(answer.grounding.faithfulness.value).toBeGreaterThan(0);
     const after = (await runCli(['ratings', ...V, '--json', '--limit', '1000'])).json<unknown[]>().length;
     expect(answer.cited.length).toBeGreaterThan(0);
     expect(after - before).toBe(answer.context.length);

@@ -2,7 +2,8 @@ import type { AskEvent } from '../answer/ask-events.js';
 import type { AskResult, CitedSection } from '../answer/ask.js';
 import type { Conflict } from '../answer/conflicts.js';
 import type { ContextSection } from '../answer/context-section.js';
-import type { AnswerGrounding } from '../evaluate/answer-grounding.js';
+import { measureAnswer, type AnswerGrounding } from '../evaluate/answer-grounding.js';
+import { createLexicalJudge } from '../evaluate/judges/lexical.js';
 import type { Judge } from '../evaluate/judges/judge.js';
 import type { Measurement } from '../evaluate/measurement.js';
 
@@ -116,4 +117,15 @@ export function groundingJson(
       citations: c.citations.map((x) => ({ n: x.ref, section_id: x.sectionId, valid: x.valid })),
     })),
   };
+}
+
+/** The judge of a live answer's measurements: the lexical proxy (offline, cheap, named on the reply). */
+const LIVE_JUDGE = createLexicalJudge();
+
+/**
+ * An answer's JSON with its `grounding` measurements (`groundingJson`): what `quiver ask --json`,
+ * `POST /v1/ask` and its `done` event send, so every face shows the same numbers.
+ */
+export async function groundedAskJson(r: AskResult, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  return { ...askJson(r), grounding: groundingJson(await measureAnswer(r, LIVE_JUDGE, signal), LIVE_JUDGE) };
 }

@@ -6,7 +6,7 @@ import { EXIT } from '../exit-codes.js';
 import { markdownToPlain } from '../../text/plain-text.js';
 import { RETRIEVAL_OPTIONS, searchOptionsFrom } from './retrieval-flags.js';
 import { whereLabel } from './where-label.js';
-import { askJson } from '../../wire/answers.js';
+import { groundedAskJson } from '../../wire/answers.js';
 
 export const askCommand: Command = {
   name: 'ask',
@@ -32,7 +32,7 @@ export const askCommand: Command = {
       ...(stream ? { onToken: (t: string) => ctx.out(t) } : {}),
     });
     if (ctx.json) {
-      ctx.out(`${JSON.stringify(askJson(r))}\n`);
+      ctx.out(`${JSON.stringify(await groundedAskJson(r))}\n`);
       return EXIT.OK;
     }
     ctx.out(stream ? '\n\n' : `${markdownToPlain(r.answer)}\n\n`);

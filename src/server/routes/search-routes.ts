@@ -1,10 +1,7 @@
 import { isQuiverError, QuiverError } from '../../errors.js';
 import { streamSSE } from 'hono/streaming';
 import type { AskEvent } from '../../answer/ask-events.js';
-import type { AskResult } from '../../answer/ask.js';
-import { measureAnswer } from '../../evaluate/answer-grounding.js';
-import { createLexicalJudge } from '../../evaluate/judges/lexical.js';
-import { askEventJson, askJson, groundingJson } from '../../wire/answers.js';
+import { askEventJson, groundedAskJson } from '../../wire/answers.js';
 import { contextJson, searchJson } from '../../wire/hits.js';
 import { AskRequest, ContextRequest, SearchRequest } from '../../wire/requests.js';
 import { searchOptionsOf } from '../../wire/search-options.js';
@@ -15,14 +12,6 @@ import { route, type Ctx, type Route } from '../route.js';
 
 function wantsStream(c: Ctx, asked: boolean | undefined): boolean {
   return asked === true || (c.req.header('accept') ?? '').includes('text/event-stream');
-}
-
-/** The judge of an answer's grounding measurements: the lexical proxy (offline, cheap, named on the reply). */
-const JUDGE = createLexicalJudge();
-
-/** An answer's JSON with its `grounding` measurements (`wire/answers.ts` `groundingJson`). */
-async function groundedJson(r: AskResult, signal: AbortSignal): Promise<Record<string, unknown>> {
-  return { ...askJson(r), grounding: groundingJson(await measureAnswer(r, JUDGE, signal), JUDGE) };
 }
 
 export const SEARCH_ROUTES: readonly Route[] = [
@@ -74,7 +63,7 @@ export const SEARCH_ROUTES: readonly Route[] = [
       };
       if (!wantsStream(c, b.stream))
         return c.json(
-          await groundedJson(
+          await groundedAskJson(
             await d.reader.ask(b.question, { ...base, signal: c.req.raw.signal }),
             c.req.raw.signal,
           ),
@@ -105,7 +94,7 @@ export const SEARCH_ROUTES: readonly Route[] = [
         for (;;) {
           while (queue.length > 0) {
             const e = queue.shift()!;
-            const data = e.type === 'done' ? await groundedJson(e.result, stop.signal) : askEventJson(e);
+            const data = e.type === 'done' ? await groundedAskJson(e.result, stop.signal) : askEventJson(e);
             await stream.writeSSE({ event: e.type, data: JSON.stringify(data), id: String(id++) });
           }
           if (finished || stop.signal.aborted) break;
