@@ -1,5 +1,6 @@
-// `npm run screenshots`: the Ask view with a cited section open in the side panel, at desktop
-// (1280×800) and phone (390×844) widths, light and dark, as PNGs in a temporary folder it prints.
+// `npm run screenshots`: the Ask view with a cited section open (and rated up) in the side panel,
+// the Documents view with a document's outline open, and the Feedback view, at desktop (1280×800)
+// and phone (390×844) widths, light and dark, as PNGs in a temporary folder it prints.
 // Needs the built page (`npm run build`) and Debian's Chromium.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +36,8 @@ try {
       await page.goto(server.served.url);
       if (size.name === 'desktop')
         await page.screenshot({ path: join(out, `token-${size.name}-${scheme}.png`) });
-      await enterToken(page, server.token);
+      // An admin token: every view shows all it can (the job list needs write, Undo admin).
+      await enterToken(page, server.adminToken);
       await ask(page, DEMO_QUESTION);
       await page.screenshot({ path: join(out, `answer-${size.name}-${scheme}.png`), fullPage: true });
       await page
@@ -44,7 +46,28 @@ try {
         .first()
         .click();
       await page.getByTestId('highlight').waitFor();
+      await page
+        .getByTestId('panel')
+        .getByRole('button', { name: /^Rate source 1 up/ })
+        .click();
+      await page.getByTestId('panel').locator('button[aria-pressed="true"]').waitFor();
       await page.screenshot({ path: join(out, `ask-panel-${size.name}-${scheme}.png`) });
+      await page.keyboard.press('Escape');
+      await page.goto(`${server.served.url}/#/documents`);
+      await page.getByTestId('documents').waitFor();
+      await page.getByTestId('batches').waitFor();
+      await page.screenshot({ path: join(out, `documents-${size.name}-${scheme}.png`), fullPage: true });
+      await page.getByLabel('Filter by title or source').fill('sourdough');
+      await page
+        .getByTestId('documents')
+        .getByRole('button', { name: /^Open / })
+        .first()
+        .click();
+      await page.getByTestId('panel').getByRole('navigation').waitFor();
+      await page.screenshot({ path: join(out, `documents-outline-${size.name}-${scheme}.png`) });
+      await page.goto(`${server.served.url}/#/feedback`);
+      await page.getByTestId('ratings').waitFor();
+      await page.screenshot({ path: join(out, `feedback-${size.name}-${scheme}.png`), fullPage: true });
       await context.close();
     }
   console.log(out);

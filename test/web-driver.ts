@@ -1,6 +1,7 @@
 // Shared by the page's browser test and `npm run screenshots`: a real `quiver serve` over a fresh
 // copy of the demo vault, Debian's Chromium driven by playwright-core, and the page's steps.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,10 @@ export interface DemoServer {
   served: Served;
   /** A read token (what a person asking needs). */
   token: string;
+  /** A write token (rating sections, the job list). */
+  writeToken: string;
+  /** An admin token (learning, undo, retry). */
+  adminToken: string;
   close(): Promise<void>;
 }
 
@@ -39,9 +44,13 @@ export async function startDemoServer(): Promise<DemoServer> {
   const reader = await Vault.open({ overrides: { vault: path }, readonly: true });
   const served = await startServer({ reader, writer }, { host: '127.0.0.1', port: 0 });
   const token = (await createToken(writer.store, 'read', 'web page test')).token;
+  const writeToken = (await createToken(writer.store, 'write', 'web page test')).token;
+  const adminToken = (await createToken(writer.store, 'admin', 'web page test')).token;
   return {
     served,
     token,
+    writeToken,
+    adminToken,
     close: async () => {
       await served.close();
       await reader.close();
@@ -119,4 +128,25 @@ export async function ask(page: Page, question: string): Promise<void> {
     .getByRole('status')
     .filter({ hasText: /Answered|failed/ })
     .waitFor();
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page as it is now (none is the goal). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // evaluate runs outside the page's CSP (an injected <script> would be refused by it).
+  await page.evaluate(axeSource);
+  const found = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    return (await axe.run()).violations;
+  });
+  return found
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

@@ -1,14 +1,14 @@
 // The web page of `quiver serve` in Debian's Chromium, against a real server over the demo vault:
 // the token, a streamed answer, a citation opened with its sentence highlighted, the five
-// measurement cards, the evidence table, keyboard use, no console errors, and axe-core's check.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// measurement cards, the evidence table, a read token's refused rating, keyboard use, no console
+// errors, and axe-core's check.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '../src/server/page.js';
 import { reflow } from '../web/src/highlight.js';
 import {
   ask,
+  axeViolations as axeViolationsOf,
   DEMO_QUESTION,
   enterToken,
   launchChromium,
@@ -18,8 +18,6 @@ import {
   type DemoServer,
   type SeenEvent,
 } from './web-driver.js';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let server: DemoServer;
 let browser: Browser;
@@ -44,23 +42,7 @@ afterAll(async () => {
 });
 
 /** axe-core's serious and critical violations on the page as it is now. */
-async function axeViolations(): Promise<string[]> {
-  // evaluate runs outside the page's CSP (an injected <script> would be refused by it).
-  await page.evaluate(axeSource);
-  const found = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-        };
-      }
-    ).axe;
-    return (await axe.run()).violations;
-  });
-  return found
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+const axeViolations = (): Promise<string[]> => axeViolationsOf(page);
 
 async function api<T>(path: string): Promise<T> {
   const res = await fetch(`${server.served.url}${path}`, {
@@ -220,6 +202,24 @@ describe('the web page', () => {
     expect(await page.getByTestId('evidence').getByText('cited', { exact: true }).count()).toBe(
       new Set(done.cited.map((c) => c.n)).size,
     );
+  });
+
+  it('refuses a rating from a read token with a message that says which role it needs', async () => {
+    const up = page.getByTestId('panel').getByRole('button', { name: /^Rate source 1 up/ });
+    await expect(up.getAttribute('aria-pressed')).resolves.toBe('false');
+    await up.click();
+    const alert = page.getByTestId('panel').getByTestId('rate').getByRole('alert');
+    await alert.waitFor();
+    await expect(alert.textContent()).resolves.toMatch(/^403 FORBIDDEN: .*needs a write or admin token/);
+    await expect(up.getAttribute('aria-pressed')).resolves.toBe('false');
+    const res = await fetch(`${server.served.url}/v1/feedback`, {
+      headers: { authorization: `Bearer ${server.token}` },
+    });
+    expect(((await res.json()) as { ratings: unknown[] }).ratings).toEqual([]);
+    // Chromium logs the refused request; it was the point of this step.
+    const refused = /Failed to load resource: .* 403 \(Forbidden\)/;
+    expect(problems.filter((p) => refused.test(p)).length).toBe(1);
+    problems.splice(0, problems.length, ...problems.filter((p) => !refused.test(p)));
   });
 
   it('has no serious accessibility violations in the dark theme, and no console errors at all', async () => {

@@ -1,12 +1,15 @@
 /**
  * The shell: a header with the views and the token, the token form until there is one, then the
- * chosen view. A render error shows as a message (`ErrorBoundary`), never as a blank page.
+ * chosen view (Ask stays mounted, so its answer survives a visit elsewhere). A render error shows
+ * as a message (`ErrorBoundary`), never as a blank page.
  */
 import { Component, type ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { TokenForm } from './components/token-form.js';
 import { forgetToken, loadToken, saveToken } from './token.js';
 import { AskView } from './views/ask-view.js';
+import { DocumentsView } from './views/documents-view.js';
+import { FeedbackView } from './views/feedback-view.js';
 import { VIEWS, viewOf, type ViewId } from './views.js';
 
 export function App() {
@@ -59,7 +62,14 @@ export function App() {
           {token === null ? (
             <TokenForm onToken={use} />
           ) : (
-            view === 'ask' && <AskView token={token} onBadToken={forget} />
+            <>
+              {/* Ask stays mounted while another view shows, so its answer is there on return. */}
+              <div hidden={view !== 'ask'}>
+                <AskView token={token} onBadToken={forget} active={view === 'ask'} />
+              </div>
+              {view === 'documents' && <DocumentsView token={token} onBadToken={forget} />}
+              {view === 'feedback' && <FeedbackView token={token} onBadToken={forget} />}
+            </>
           )}
         </ErrorBoundary>
       </main>

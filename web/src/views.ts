@@ -1,8 +1,12 @@
 /**
- * The page's views, one per `#/name` address. Later views (documents, evaluation, the grounding
- * lab, …) are added here and in `app.tsx`'s switch.
+ * The page's views, one per `#/name` address, in the order of the header's links. A new view is
+ * added here and in `app.tsx`.
  */
-export const VIEWS = [{ id: 'ask', label: 'Ask' }] as const;
+export const VIEWS = [
+  { id: 'ask', label: 'Ask' },
+  { id: 'documents', label: 'Documents' },
+  { id: 'feedback', label: 'Feedback' },
+] as const;
 
 export type ViewId = (typeof VIEWS)[number]['id'];
 

@@ -111,3 +111,72 @@ export interface OutlineJson {
 export interface ErrorJson {
   error: { code: string; message: string };
 }
+
+/** The signals a person gives from the page (`POST /v1/feedback` takes more). */
+export type Signal = 'up' | 'down';
+
+/** A feedback row (`POST /v1/feedback`, `GET /v1/feedback`). */
+export interface FeedbackJson {
+  id: string;
+  at: string;
+  question: string;
+  ask_id: string;
+  section_id: string | null;
+  doc_id: string | null;
+  rank: number | null;
+  score: number | null;
+  signal: string;
+  label: number;
+  weight: number;
+}
+
+/** `GET /v1/feedback`: the ratings, newest first, and whether answers are logged for learning. */
+export interface RatingsJson {
+  ratings: FeedbackJson[];
+  learning: boolean;
+}
+
+/** A document's record (`GET /v1/documents`, `outline.document`). */
+export interface DocumentJson {
+  id: string;
+  source: string;
+  title: string;
+  kind: string;
+  pages: number | null;
+  added_at: string;
+  updated_at: string;
+  batch_id: string;
+}
+
+/** An ingest or removal batch (`GET /v1/batches`; camelCase, as the store keeps it). */
+export interface BatchJson {
+  id: string;
+  startedAt: string;
+  finishedAt: string | null;
+  status: 'running' | 'done' | 'interrupted' | 'rolled_back';
+  label: string;
+  added: number;
+  updated: number;
+  unchanged: number;
+  removed: number;
+  failed: number;
+}
+
+/** A job (`GET /v1/jobs`; camelCase, as src/wire/jobs.ts writes it). */
+export interface JobJson {
+  id: string;
+  kind: string;
+  state: 'queued' | 'leased' | 'done' | 'dead';
+  attempts: number;
+  maxAttempts: number;
+  createdAt: string;
+  progress: Record<string, unknown> | null;
+  lastError: string | null;
+  finishedAt: string | null;
+}
+
+/** `GET /v1/jobs`. */
+export interface JobsJson {
+  counts: Record<string, number>;
+  jobs: JobJson[];
+}

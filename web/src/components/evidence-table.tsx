@@ -1,17 +1,21 @@
 /**
  * Every context section with why it is there: its rank in the fused retrieval, its rank in each
  * leg, its rank after selection and the selector's step score, and whether the answer cites it.
- * Ranks are shown from 1 (the API counts from 0).
+ * Ranks are shown from 1 (the API counts from 0). Each row has up/down to rate the section.
  */
 import { rankLabel } from '../format.js';
+import type { Ratings } from '../use-ratings.js';
 import type { AskState } from '../views/ask-state.js';
+import { RateButtons } from './rate-buttons.js';
 import type { PanelTarget } from './section-panel.js';
 
 export function EvidenceTable({
   state,
+  ratings,
   onOpen,
 }: {
   state: AskState;
+  ratings: Ratings;
   onOpen: (target: PanelTarget, from: HTMLElement) => void;
 }) {
   const cited = new Set((state.claims?.cited ?? []).map((c) => c.n));
@@ -49,6 +53,7 @@ export function EvidenceTable({
                 Step score
               </th>
               <th scope="col">Cited</th>
+              <th scope="col">Rate</th>
             </tr>
           </thead>
           <tbody>
@@ -76,6 +81,9 @@ export function EvidenceTable({
                     {h === undefined || h.step_score === null ? '—' : h.step_score.toFixed(3)}
                   </td>
                   <td>{known ? cited.has(s.n) ? <span class="tag ok">cited</span> : 'no' : '…'}</td>
+                  <td>
+                    <RateButtons sectionId={s.section_id} label={`source ${s.n}`} ratings={ratings} />
+                  </td>
                 </tr>
               );
             })}

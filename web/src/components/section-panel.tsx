@@ -1,15 +1,18 @@
 /**
  * The side panel: a cited section with the sentence its claim rests on highlighted and scrolled
  * to, its breadcrumb, source and pages; or a document's outline; or why a citation is invalid.
- * Escape or the close button closes it (focus goes back to what opened it).
+ * Escape or the close button closes it (focus goes back to what opened it). With `ratings` (an
+ * answer's sections), a section has up/down.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { getJson } from '../api.js';
+import { useEffect, useRef } from 'preact/hooks';
 import { pagesLabel } from '../format.js';
 import { claimSentence, reflow } from '../highlight.js';
 import { Inline } from './inline.js';
 import type { ContextSectionJson, OutlineJson, SectionJson } from '../wire.js';
+import { useJson } from '../use-json.js';
+import type { Ratings } from '../use-ratings.js';
 import { ErrorNote } from './error-note.js';
+import { RateButtons } from './rate-buttons.js';
 
 export type PanelTarget =
   | { kind: 'cite'; n: number; claim: string; section: ContextSectionJson }
@@ -17,31 +20,14 @@ export type PanelTarget =
   | { kind: 'section'; sectionId: string }
   | { kind: 'outline'; docId: string; from?: string };
 
-type Loaded<T> = { state: 'loading' } | { state: 'ok'; value: T } | { state: 'failed'; error: unknown };
-
-/** The JSON at `path`, fetched again whenever `path` changes (loading until it arrives). */
-function useJson<T>(path: string, token: string): Loaded<T> {
-  const [loaded, setLoaded] = useState<{ path: string; result: Loaded<T> } | null>(null);
-  useEffect(() => {
-    const stop = new AbortController();
-    getJson<T>(path, token, { signal: stop.signal }).then(
-      (value) => setLoaded({ path, result: { state: 'ok', value } }),
-      (error: unknown) => {
-        if (!stop.signal.aborted) setLoaded({ path, result: { state: 'failed', error } });
-      },
-    );
-    return () => stop.abort();
-  }, [path, token]);
-  return loaded === null || loaded.path !== path ? { state: 'loading' } : loaded.result;
-}
-
 export function SectionPanel(props: {
   target: PanelTarget;
   token: string;
   onClose: () => void;
   onOpen: (t: PanelTarget) => void;
+  ratings?: Ratings;
 }) {
-  const { target, token, onClose, onOpen } = props;
+  const { target, token, onClose, onOpen, ratings } = props;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     heading.current?.focus();
@@ -85,6 +71,9 @@ export function SectionPanel(props: {
             claim={target.kind === 'cite' ? target.claim : null}
             token={token}
             onOpen={onOpen}
+            {...(ratings === undefined
+              ? {}
+              : { ratings, label: target.kind === 'cite' ? `source ${target.n}` : 'this section' })}
           />
         )}
       </div>
@@ -97,8 +86,10 @@ function Section(props: {
   claim: string | null;
   token: string;
   onOpen: (t: PanelTarget) => void;
+  ratings?: Ratings;
+  label?: string;
 }) {
-  const { sectionId, claim, token, onOpen } = props;
+  const { sectionId, claim, token, onOpen, ratings, label } = props;
   const loaded = useJson<SectionJson>(`/v1/sections/${encodeURIComponent(sectionId)}`, token);
   const mark = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -132,6 +123,9 @@ function Section(props: {
       >
         Document outline
       </button>
+      {ratings !== undefined && (
+        <RateButtons sectionId={s.id} label={label ?? 'this section'} ratings={ratings} />
+      )}
       {claim !== null && (
         <p class={span === null ? 'note warn' : 'claim-line'}>
           {span === null

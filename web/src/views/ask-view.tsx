@@ -1,6 +1,6 @@
 /**
  * Ask: a question, the answer streaming in with a button per `[n]`, the five measurement cards,
- * the evidence table, and the cited section in a side panel.
+ * the evidence table, and the cited section in a side panel; up/down on each section of the answer.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { getJson } from '../api.js';
@@ -11,6 +11,7 @@ import { EvidenceTable } from '../components/evidence-table.js';
 import { MeasurementCards } from '../components/measurement-cards.js';
 import { SectionPanel, type PanelTarget } from '../components/section-panel.js';
 import { msLabel } from '../format.js';
+import { useRatings } from '../use-ratings.js';
 import type { EvidenceHitJson } from '../wire.js';
 import { afterEvent, IDLE, started, type AskState } from './ask-state.js';
 
@@ -23,12 +24,19 @@ const PHASE_TEXT: Record<AskState['phase'], string> = {
   failed: 'The answer failed.',
 };
 
-export function AskView({ token, onBadToken }: { token: string; onBadToken: () => void }) {
+export function AskView(props: {
+  token: string;
+  onBadToken: () => void;
+  /** False while another view shows: the answer is kept, the side panel put away. */
+  active: boolean;
+}) {
+  const { token, onBadToken, active } = props;
   const [question, setQuestion] = useState('');
   const [state, setState] = useState<AskState>(IDLE);
   const [panel, setPanel] = useState<PanelTarget | null>(null);
   const running = useRef<AbortController | null>(null);
   const opener = useRef<HTMLElement | null>(null);
+  const ratings = useRatings(state.question, token);
 
   useEffect(() => () => running.current?.abort(), []);
 
@@ -73,7 +81,7 @@ export function AskView({ token, onBadToken }: { token: string; onBadToken: () =
   const busy = state.phase === 'retrieving' || state.phase === 'writing' || state.phase === 'measuring';
   const total = state.answer?.timings_ms.totalMs;
   return (
-    <div class={`ask ${panel === null ? '' : 'with-panel'}`}>
+    <div class={`ask ${active && panel !== null ? 'with-panel' : ''}`}>
       <div class="ask-main">
         <form class="ask-form" onSubmit={(e) => void ask(e)} role="search" aria-label="Ask the vault">
           <label for="question">Question</label>
@@ -110,9 +118,11 @@ export function AskView({ token, onBadToken }: { token: string; onBadToken: () =
         {state.answer?.grounding !== undefined && (
           <MeasurementCards grounding={state.answer.grounding} sections={state.sections} onCite={open} />
         )}
-        {state.sections.length > 0 && <EvidenceTable state={state} onOpen={open} />}
+        {state.sections.length > 0 && <EvidenceTable state={state} ratings={ratings} onOpen={open} />}
       </div>
-      {panel !== null && <SectionPanel target={panel} token={token} onClose={close} onOpen={setPanel} />}
+      {active && panel !== null && (
+        <SectionPanel target={panel} token={token} onClose={close} onOpen={setPanel} ratings={ratings} />
+      )}
     </div>
   );
 }

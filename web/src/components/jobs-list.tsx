@@ -1,0 +1,114 @@
+/**
+ * The job queue (write): each job's kind, state, attempts, progress and last error, newest
+ * first, with Retry on a dead job (admin) and Refresh (which reloads the whole view).
+ */
+import { useState } from 'preact/hooks';
+import { getJson } from '../api.js';
+import { useJson } from '../use-json.js';
+import type { JobJson, JobsJson } from '../wire.js';
+import { ErrorNote } from './error-note.js';
+
+const LIMIT = 50;
+
+const STATE_TAG: Record<JobJson['state'], string> = { queued: '', leased: '', done: 'ok', dead: 'bad' };
+
+/** `3 / 10` from a `{done, total}` progress report, else ''. */
+function progressLabel(p: JobJson['progress']): string {
+  if (p === null) return '';
+  const { done, total } = p;
+  return typeof done === 'number' && typeof total === 'number' ? `${done} / ${total}` : '';
+}
+
+export function JobsList(props: { token: string; version: number; onChanged: () => void }) {
+  const { token, version, onChanged } = props;
+  const loaded = useJson<JobsJson>(`/v1/jobs?limit=${LIMIT}`, token, version);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const retry = (id: string): void => {
+    setBusy(id);
+    setError(null);
+    getJson<JobJson>(`/v1/jobs/${encodeURIComponent(id)}/retry`, token, { method: 'POST' })
+      .then(onChanged, setError)
+      .finally(() => setBusy(null));
+  };
+  return (
+    <section class="card" aria-labelledby="jobs-title">
+      <div class="card-head">
+        <h2 id="jobs-title">Jobs</h2>
+        <button type="button" class="quiet" onClick={onChanged}>
+          Refresh
+        </button>
+      </div>
+      <p class="muted small">
+        Uploads, folder ingests and maintenance run as jobs. A job that failed every attempt is dead; Retry
+        puts it back on the queue.
+      </p>
+      {error !== null && (
+        <ErrorNote
+          error={error}
+          forbidden="Retrying a job needs an admin token; this token’s role is lower."
+        />
+      )}
+      {loaded.state === 'loading' && <p class="muted">Loading the jobs…</p>}
+      {loaded.state === 'failed' && (
+        <ErrorNote
+          error={loaded.error}
+          forbidden="The job list needs a write or admin token; this token can only read."
+        />
+      )}
+      {loaded.state === 'ok' &&
+        (loaded.value.jobs.length === 0 ? (
+          <p class="muted">No jobs yet.</p>
+        ) : (
+          <div class="table-wrap" tabIndex={0} role="region" aria-label="Jobs (scrolls sideways)">
+            <table class="grid" data-testid="jobs">
+              <thead>
+                <tr>
+                  <th scope="col">Job</th>
+                  <th scope="col">State</th>
+                  <th scope="col" class="num">
+                    Attempts
+                  </th>
+                  <th scope="col">Progress</th>
+                  <th scope="col">Retry</th>
+                </tr>
+              </thead>
+              <tbody>
+                {loaded.value.jobs.map((j) => (
+                  <tr key={j.id}>
+                    <th scope="row">
+                      {j.kind}
+                      <span class="muted small">{new Date(j.createdAt).toLocaleString()}</span>
+                      {j.lastError !== null && <span class="small error-text">{j.lastError}</span>}
+                    </th>
+                    <td>
+                      <span class={`tag ${STATE_TAG[j.state]}`}>{j.state}</span>
+                    </td>
+                    <td class="num">
+                      {j.attempts} / {j.maxAttempts}
+                    </td>
+                    <td>{progressLabel(j.progress)}</td>
+                    <td>
+                      {j.state === 'dead' ? (
+                        <button
+                          type="button"
+                          class="quiet"
+                          disabled={busy === j.id}
+                          aria-label={`Retry the dead ${j.kind} job ${j.id}`}
+                          onClick={() => retry(j.id)}
+                        >
+                          Retry
+                        </button>
+                      ) : (
+                        <span class="muted">—</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ))}
+    </section>
+  );
+}
