@@ -17,7 +17,8 @@ import { QuiverError } from './errors.js';
 import { loadConfig, type Config, type ConfigKey, type LoadedConfig } from './config.js';
 import type { AddInput, AddOptions, AddReport } from './ingest/ingest.js';
 import { vaultRoot } from './ingest/vault-root.js';
-import type { Legs } from './retrieve/hybrid.js';
+import type { HybridOptions, Legs } from './retrieve/hybrid.js';
+import { selectionMap, type SelectionMap } from './retrieve/selection-map.js';
 import { hasSearchableWord } from './retrieve/query-terms.js';
 import {
   type PassedOver,
@@ -550,27 +551,51 @@ export class Vault {
       this.embedder,
       text,
       limit,
-      {
-        mode: options.mode ?? c['search.mode'],
-        legs: options.legs ?? 'both',
-        lexicalWeight: options.lexicalWeight ?? c['search.lexicalWeight'],
-        vectorWeight: options.vectorWeight ?? c['search.vectorWeight'],
-        rrfK: options.rrfK ?? c['search.rrfK'],
-        minSimilarity: options.minSimilarity ?? c['search.minSimilarity'],
-        fieldWeights: { body: 1, title: c['search.titleWeight'], heading: c['search.headingWeight'] },
-        feedback: {
-          weight: options.feedbackWeight ?? c['search.feedbackWeight'],
-          docs: c['search.feedbackDocs'],
-          terms: c['search.feedbackTerms'],
-        },
-        ...(options.filter === undefined ? {} : { filter: options.filter }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      },
+      this.retrieval(options),
       this.selection({
         ...(purpose === 'rank' ? { method: c['search.select'], foldNearCopies: c['search.nearCopies'] } : {}),
         ...options.select,
       }),
       { withText },
+    );
+  }
+
+  /** The retrieval settings for a call: config defaults overlaid with the call's. */
+  private retrieval(options: SearchOptions): Omit<HybridOptions, 'fetch' | 'needVector'> {
+    const c = this.config;
+    return {
+      mode: options.mode ?? c['search.mode'],
+      legs: options.legs ?? 'both',
+      lexicalWeight: options.lexicalWeight ?? c['search.lexicalWeight'],
+      vectorWeight: options.vectorWeight ?? c['search.vectorWeight'],
+      rrfK: options.rrfK ?? c['search.rrfK'],
+      minSimilarity: options.minSimilarity ?? c['search.minSimilarity'],
+      fieldWeights: { body: 1, title: c['search.titleWeight'], heading: c['search.headingWeight'] },
+      feedback: {
+        weight: options.feedbackWeight ?? c['search.feedbackWeight'],
+        docs: c['search.feedbackDocs'],
+        terms: c['search.feedbackTerms'],
+      },
+      ...(options.filter === undefined ? {} : { filter: options.filter }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    };
+  }
+
+  /**
+   * The candidate pool selection chooses from for `text` (`limit` × `select.oversample` sections),
+   * each with its distance to the query and an angle that keeps near-copies together, and what
+   * top-k, MMR and Dartboard pick from it (`retrieve/selection-map.ts`): what the page plots.
+   */
+  async selectionMap(text: string, options: SearchOptions = {}): Promise<SelectionMap> {
+    const limit = this.validate(text, options);
+    await this.checkEmbedder();
+    return selectionMap(
+      this.store,
+      this.embedder,
+      text,
+      limit,
+      this.retrieval(options),
+      this.selection(options.select),
     );
   }
 

@@ -157,6 +157,37 @@ describe('search, context and ask', () => {
     for (const s of sections) expect(s.text.trim().length).toBeGreaterThan(0);
   });
 
+  it('the selection map places every pool candidate and marks what each method picks', async () => {
+    const m = await call('POST', '/v1/selection-map', token.read, { query: 'espresso extraction', limit: 4 });
+    expect(m.status).toBe(200);
+    const candidates = m.json.candidates as {
+      section_id: string;
+      distance: number;
+      angle: number;
+      retrieval_rank: number;
+    }[];
+    const picks = m.json.picks as Record<'topk' | 'mmr' | 'dartboard', number[]>;
+    const search = await call('POST', '/v1/search', token.read, {
+      query: 'espresso extraction',
+      limit: 4,
+      select: { method: 'dartboard' },
+    });
+    // The pool is the one search selects from; its Dartboard picks are search's Dartboard results.
+    expect(candidates.length).toBe(search.json.pool);
+    expect(picks.dartboard.map((i) => candidates[i]!.section_id)).toEqual(
+      (search.json.results as { section_id: string }[]).map((h) => h.section_id),
+    );
+    expect(picks.topk).toEqual([0, 1, 2, 3]);
+    expect(picks.mmr).toHaveLength(4);
+    expect(candidates.map((c) => c.retrieval_rank)).toEqual(candidates.map((_, i) => i));
+    for (const c of candidates) {
+      expect(c.distance).toBeGreaterThanOrEqual(0);
+      expect(c.distance).toBeLessThanOrEqual(2);
+      expect(Math.abs(c.angle)).toBeLessThanOrEqual(Math.PI);
+    }
+    expect((await call('POST', '/v1/selection-map', token.read, { query: '...' })).status).toBe(400);
+  });
+
   it('search takes its knobs per call', async () => {
     const s = await call('POST', '/v1/search', token.read, {
       query: 'espresso extraction',

@@ -1,5 +1,4 @@
 import type { Embedder } from '../embed/embedder.js';
-import { meanNormalized } from '../math/vector.js';
 import type { Store } from '../store/store.js';
 import type { DocumentRecord, SectionRecord } from '../types.js';
 import { contentTerms } from '../text/tokens.js';
@@ -7,6 +6,7 @@ import type { ChunkRecord } from '../types.js';
 import { DEFAULT_LEG_FETCH, hybridRetrieve, type HybridOptions } from './hybrid.js';
 import { select } from './select/index.js';
 import { foldNearCopies, type Shingles, shingles } from './near-copies.js';
+import { sectionVectors } from './section-vectors.js';
 import { snippet } from './snippet.js';
 
 export { SNIPPET_CHARS } from './snippet.js';
@@ -27,6 +27,12 @@ export interface SelectionOptions {
   temperature: number;
   /** Top-k only: fold near-copies of a higher hit under it (retrieve/near-copies.ts). */
   foldNearCopies?: boolean;
+}
+
+/** The selector's parameters out of the selection settings. */
+export function selectParams(selection: SelectionOptions) {
+  const { sigma, diversityWeight, relevanceWeight, lambda, relevance, temperature } = selection;
+  return { sigma, diversityWeight, relevanceWeight, lambda, relevance, temperature };
 }
 
 /** A hit folded under a higher one as its near-copy. */
@@ -162,30 +168,16 @@ export async function searchSections(
     order = pool.slice(0, folding ? poolSize : k).map((_, index) => ({ index, stepScore: null }));
   } else {
     await loadChunks(pool.map((p) => p.sectionId));
-    const vectors = await store.chunkVectors(
-      [...chunksBySection.values()].flat().map((c) => c.id),
-      embedder.id,
+    const candidates = await sectionVectors(
+      store,
+      embedder,
+      pool.map((p) => p.sectionId),
+      chunksBySection,
     );
-    const dims = embedder.dims;
-    const candidates = pool.map((p) => {
-      const m = meanNormalized(
-        (chunksBySection.get(p.sectionId) ?? [])
-          .map((c) => vectors.get(c.id))
-          .filter((v): v is Float32Array => v !== undefined),
-      );
-      return m.length === dims ? m : new Float32Array(dims);
-    });
     order = select(
       selection.method,
       { query: r.queryVector, candidates, relevance: pool.map((p) => p.score), k },
-      {
-        sigma: selection.sigma,
-        diversityWeight: selection.diversityWeight,
-        relevanceWeight: selection.relevanceWeight,
-        lambda: selection.lambda,
-        relevance: selection.relevance,
-        temperature: selection.temperature,
-      },
+      selectParams(selection),
     );
   }
   const t1 = performance.now();

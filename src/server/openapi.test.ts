@@ -24,6 +24,7 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
     select: { method: 'mmr', lambda: 0.5 },
   },
   'POST /v1/context': { query: 'teapot', rrfK: 60 },
+  'POST /v1/selection-map': { query: 'teapot', limit: 5, select: { oversample: 4 } },
   'POST /v1/ask': { question: 'How warm?', generator: 'extractive', stream: false },
   'POST /v1/documents': { texts: [{ text: 'Hello', source: 'a.md' }], async: true },
   'POST /v1/undo': {},

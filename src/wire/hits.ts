@@ -1,4 +1,5 @@
 import type { SectionHit, SectionSearchResult } from '../retrieve/sections.js';
+import type { SelectionMap } from '../retrieve/selection-map.js';
 import { snippetToPlain } from '../text/plain-text.js';
 
 /** The stable JSON shape of one result (snake_case: other tools rely on it; see README). */
@@ -49,4 +50,30 @@ export function contextJson(
   r: { sections: (SectionHit & { n: number })[]; timings: Record<string, number> },
 ): Record<string, unknown> {
   return { query, sections: r.sections.map((s) => ({ n: s.n, ...hitJson(s) })), timings_ms: r.timings };
+}
+
+/**
+ * The JSON shape of a selection map (`POST /v1/selection-map`): the candidate pool, each with its
+ * distance to the query (1 − cos) and angle (radians), and each method's picks as indexes into
+ * `candidates`, in pick order.
+ */
+export function selectionMapJson(query: string, m: SelectionMap): Record<string, unknown> {
+  return {
+    query,
+    k: m.k,
+    candidates: m.candidates.map((c) => ({
+      section_id: c.sectionId,
+      doc_id: c.docId,
+      source: c.source,
+      title: c.title,
+      breadcrumb: c.breadcrumb,
+      snippet: c.snippet,
+      score: c.score,
+      retrieval_rank: c.retrievalRank,
+      leg_ranks: c.ranks,
+      distance: c.distance,
+      angle: c.angle,
+    })),
+    picks: m.picks,
+  };
 }

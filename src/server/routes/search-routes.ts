@@ -2,7 +2,7 @@ import { isQuiverError, QuiverError } from '../../errors.js';
 import { streamSSE } from 'hono/streaming';
 import type { AskEvent } from '../../answer/ask-events.js';
 import { askEventJson, groundedAskJson } from '../../wire/answers.js';
-import { contextJson, searchJson } from '../../wire/hits.js';
+import { contextJson, searchJson, selectionMapJson } from '../../wire/hits.js';
 import { AskRequest, ContextRequest, SearchRequest } from '../../wire/requests.js';
 import { searchOptionsOf } from '../../wire/search-options.js';
 import { errorReply } from '../http-status.js';
@@ -24,6 +24,19 @@ export const SEARCH_ROUTES: readonly Route[] = [
     body: SearchRequest,
     handle: async (c, d, b) =>
       c.json(searchJson(b.query, await d.reader.search(b.query, searchOptionsOf(b, c.req.raw.signal)))),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/selection-map',
+    role: 'read',
+    tag: 'search',
+    summary:
+      'The candidate pool for a query, each at its distance to the query and an angle that keeps near-copies together, with the picks of topk, mmr and dartboard',
+    body: SearchRequest,
+    handle: async (c, d, b) =>
+      c.json(
+        selectionMapJson(b.query, await d.reader.selectionMap(b.query, searchOptionsOf(b, c.req.raw.signal))),
+      ),
   }),
   route({
     method: 'POST',
