@@ -116,6 +116,16 @@ describe('quiver serve', () => {
     expect(a.status).toBe(200);
     expect((a.json.cited as unknown[]).length).toBeGreaterThan(0);
     expect(a.json).toHaveProperty('abstained', null);
+    // Each context section says where retrieval and selection put it, as a search hit does.
+    const context = a.json.context as { selection_rank: number; retrieval_rank: number; leg_ranks: object }[];
+    // In selection order (a repeated section is skipped, so ranks may jump).
+    const ranks = context.map((c) => c.selection_rank);
+    expect(ranks).toEqual([...ranks].sort((x, y) => x - y));
+    expect(ranks[0]).toBe(0);
+    for (const c of context) {
+      expect(Number.isInteger(c.retrieval_rank)).toBe(true);
+      expect(c.leg_ranks).toHaveProperty('lexical');
+    }
     expect(s.headers.get('x-request-id')).toMatch(/^[0-9a-f]{12}$/);
   });
 

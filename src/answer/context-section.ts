@@ -29,13 +29,24 @@ export interface ContextSection {
   text: string;
   /** Retrieval score, higher is better. */
   score: number;
+  /** Where retrieval and selection put it, when it came from a search (`SectionHit`'s fields). */
+  ranking?: ContextRanking;
+}
+
+/** A context entry's positions: fused order, leg ranks, selection order and step score (0-based). */
+export interface ContextRanking {
+  retrievalRank: number;
+  selectionRank: number;
+  stepScore: number | null;
+  ranks: { lexical: number | null; vector: number | null };
 }
 
 /** The fields of a retrieved section that a context entry keeps. */
 export type ContextSource = Pick<
   ContextSection,
   'sectionId' | 'docId' | 'title' | 'breadcrumb' | 'source' | 'pages' | 'score'
->;
+> &
+  Partial<ContextRanking>;
 
 /** A numbered context entry from a retrieved section (a search hit carries more; only these are kept). */
 export function toContextSection(n: number, s: ContextSource, text: string): ContextSection {
@@ -49,6 +60,19 @@ export function toContextSection(n: number, s: ContextSource, text: string): Con
     pages: s.pages,
     text,
     score: s.score,
+    ...(s.retrievalRank === undefined ||
+    s.selectionRank === undefined ||
+    s.stepScore === undefined ||
+    s.ranks === undefined
+      ? {}
+      : {
+          ranking: {
+            retrievalRank: s.retrievalRank,
+            selectionRank: s.selectionRank,
+            stepScore: s.stepScore,
+            ranks: s.ranks,
+          },
+        }),
   };
 }
 

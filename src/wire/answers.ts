@@ -53,7 +53,22 @@ function conflictJson(c: Conflict): Record<string, unknown> {
 }
 
 function contextSectionJson(c: ContextSection): Record<string, unknown> {
-  return { ...sectionRefJson(c), title: c.title, score: c.score, text: c.text };
+  const r = c.ranking;
+  return {
+    ...sectionRefJson(c),
+    title: c.title,
+    score: c.score,
+    // Where retrieval and selection put it, named as in a search hit (`wire/hits.ts`).
+    ...(r === undefined
+      ? {}
+      : {
+          retrieval_rank: r.retrievalRank,
+          selection_rank: r.selectionRank,
+          step_score: r.stepScore,
+          leg_ranks: r.ranks,
+        }),
+    text: c.text,
+  };
 }
 
 /**
