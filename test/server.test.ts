@@ -127,6 +127,13 @@ describe('quiver serve', () => {
       expect(c.leg_ranks).toHaveProperty('lexical');
     }
     expect(s.headers.get('x-request-id')).toMatch(/^[0-9a-f]{12}$/);
+    // A token can ask what it may do.
+    expect((await call('GET', '/v1/tokens/self', { token: token.read })).json).toMatchObject({
+      role: 'read',
+    });
+    expect((await call('GET', '/v1/tokens/self', { token: token.admin })).json).toMatchObject({
+      role: 'admin',
+    });
   });
 
   it('a write token adds and removes a document; an admin token manages tokens', async () => {

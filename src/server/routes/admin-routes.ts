@@ -16,6 +16,17 @@ export const ADMIN_ROUTES: readonly Route[] = [
   }),
   route({
     method: 'GET',
+    path: '/v1/tokens/self',
+    role: 'read',
+    tag: 'service',
+    summary: 'The calling token: its id and role (what a page shows or hides)',
+    handle: async (c) => {
+      const { id, role } = c.get('token');
+      return c.json({ id, role });
+    },
+  }),
+  route({
+    method: 'GET',
     path: '/v1/doctor',
     role: 'admin',
     tag: 'service',
