@@ -1,6 +1,8 @@
 // `npm run screenshots`: the Ask view with a cited section open (and rated up) in the side panel,
-// the Documents view with a document's outline open, and the Feedback view, at desktop (1280×800)
-// and phone (390×844) widths, light and dark, as PNGs in a temporary folder it prints.
+// the Documents view with a document's outline open, an upload's finished progress and a refused
+// folder ingest, the Feedback view, and the Noise view (empty, then with seeded junk and a mark),
+// at desktop (1280×800) and phone (390×844) widths, light and dark, as PNGs in a temporary folder
+// it prints.
 // Needs the built page (`npm run build`) and Debian's Chromium.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +24,8 @@ const SCHEMES = ['light', 'dark'] as const;
 
 requireBuiltPage();
 const out = mkdtempSync(join(tmpdir(), 'quiver-screenshots-'));
-const server = await startDemoServer();
+const server = await startDemoServer({ worker: true });
+const auth = { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' };
 const browser = await launchChromium();
 try {
   for (const size of SIZES)
@@ -65,9 +68,61 @@ try {
         .click();
       await page.getByTestId('panel').getByRole('navigation').waitFor();
       await page.screenshot({ path: join(out, `documents-outline-${size.name}-${scheme}.png`) });
+      await page.keyboard.press('Escape');
+      // An upload run to its end, and a folder outside the roots refused.
+      await page.getByLabel('Choose files to upload').setInputFiles({
+        name: `note-${size.name}-${scheme}.md`,
+        mimeType: 'text/markdown',
+        buffer: Buffer.from(`# A note\n\nUploaded for the ${size.name} ${scheme} screenshot.\n`),
+      });
+      await page.getByTestId('job-run').getByText('Done.', { exact: true }).waitFor();
+      await page.getByLabel('Path on the server').fill('/etc');
+      await page.getByRole('button', { name: 'Ingest' }).click();
+      await page.getByRole('alert').filter({ hasText: 'not under' }).waitFor();
+      await page.locator('section[aria-labelledby="add-title"]').screenshot({
+        path: join(out, `documents-add-${size.name}-${scheme}.png`),
+      });
       await page.goto(`${server.served.url}/#/feedback`);
       await page.getByTestId('ratings').waitFor();
       await page.screenshot({ path: join(out, `feedback-${size.name}-${scheme}.png`), fullPage: true });
+      await page.goto(`${server.served.url}/#/noise`);
+      await page.getByRole('heading', { name: 'Marks' }).waitFor();
+      await page
+        .getByText(/^Nothing looks like junk|^No marks yet/)
+        .first()
+        .waitFor();
+      await page.screenshot({ path: join(out, `noise-${size.name}-${scheme}.png`), fullPage: true });
+      await context.close();
+    }
+  // The queue with junk in it: three footer pages, the first marked as junk.
+  const junk = (i: number): string =>
+    `Home | About | Contact | Login\nCookie policy: we use cookies. Accept all cookies. Click here to subscribe to our newsletter. Share on Facebook Twitter. Copyright 2024 All rights reserved. Privacy policy. Terms of use. ${i}`;
+  await fetch(`${server.served.url}/v1/documents`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({
+      texts: [1, 2, 3, 4].map((i) => ({ text: junk(i), source: `junk-${i}.txt`, title: `Site footer ${i}` })),
+    }),
+  });
+  await fetch(`${server.served.url}/v1/noise/marks`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ document: 'junk-4.txt', noisy: true }),
+  });
+  for (const size of SIZES)
+    for (const scheme of SCHEMES) {
+      const context = await browser.newContext({
+        viewport: { width: size.width, height: size.height },
+        colorScheme: scheme,
+        deviceScaleFactor: 1,
+      });
+      const page = await context.newPage();
+      await page.goto(`${server.served.url}/#/noise`);
+      await enterToken(page, server.adminToken);
+      await page.getByTestId('suggestions').waitFor();
+      await page.getByTestId('marks').waitFor();
+      await page.locator('.features details').first().locator('summary').click();
+      await page.screenshot({ path: join(out, `noise-queue-${size.name}-${scheme}.png`), fullPage: true });
       await context.close();
     }
   console.log(out);

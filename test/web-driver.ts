@@ -1,12 +1,13 @@
 // Shared by the page's browser test and `npm run screenshots`: a real `quiver serve` over a fresh
 // copy of the demo vault, Debian's Chromium driven by playwright-core, and the page's steps.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { Vault } from '../src/index.js';
+import { work } from '../src/jobs/worker.js';
 import { startServer, type Served } from '../src/server/serve.js';
 import { createToken } from '../src/server/tokens.js';
 
@@ -30,15 +31,31 @@ export interface DemoServer {
   writeToken: string;
   /** An admin token (learning, undo, retry). */
   adminToken: string;
+  /** The one folder server-side paths may be under (`server.roots`), holding `notes/cleaning.md`. */
+  root: string;
   close(): Promise<void>;
 }
 
-/** `quiver serve` (the same `startServer`) on 127.0.0.1, any free port, over the demo corpus in a temp folder. */
-export async function startDemoServer(): Promise<DemoServer> {
+export interface DemoServerOptions {
+  /** Run queued jobs (uploads, folder ingests) as `quiver serve`'s worker does, in this process. */
+  worker?: boolean;
+}
+
+/**
+ * `quiver serve` (the same `startServer`) on 127.0.0.1, any free port, over the demo corpus in a
+ * temp folder, with `server.roots` set to a folder of its own (one Markdown file in `notes/`).
+ */
+export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
   const dir = mkdtempSync(join(tmpdir(), 'quiver-web-'));
   const path = join(dir, 'demo.db');
+  const root = join(dir, 'root');
+  mkdirSync(join(root, 'notes'), { recursive: true });
+  writeFileSync(
+    join(root, 'notes', 'cleaning.md'),
+    '# Cleaning a cast-iron pan\n\nScrub the pan with coarse salt and a little oil, never soap left to soak.\n',
+  );
   const writer = await Vault.open({
-    overrides: { vault: path, 'server.burst': 1000, 'server.ratePerSecond': 1000 },
+    overrides: { vault: path, 'server.burst': 1000, 'server.ratePerSecond': 1000, 'server.roots': root },
   });
   await writer.add([join(ROOT, 'demo', 'corpus')]);
   const reader = await Vault.open({ overrides: { vault: path }, readonly: true });
@@ -46,12 +63,17 @@ export async function startDemoServer(): Promise<DemoServer> {
   const token = (await createToken(writer.store, 'read', 'web page test')).token;
   const writeToken = (await createToken(writer.store, 'write', 'web page test')).token;
   const adminToken = (await createToken(writer.store, 'admin', 'web page test')).token;
+  const stop = new AbortController();
+  const worker = options.worker === true ? work(writer, { signal: stop.signal, pollMs: 100 }) : null;
   return {
     served,
     token,
     writeToken,
     adminToken,
+    root,
     close: async () => {
+      stop.abort();
+      await worker;
       await served.close();
       await reader.close();
       await writer.close();

@@ -54,24 +54,31 @@ export async function errorOf(res: Response): Promise<ApiError> {
 
 export interface CallOptions {
   method?: 'GET' | 'POST' | 'DELETE';
+  /** Sent as JSON, or as it is when `FormData` (multipart, with the browser's boundary). */
   body?: unknown;
   accept?: string;
   signal?: AbortSignal;
 }
 
-/** `fetch` with the token, a JSON body when given; a non-2xx reply or no reply throws an ApiError. */
+/**
+ * `fetch` with the token, a JSON (or multipart `FormData`) body when given; a non-2xx reply or no
+ * reply throws an ApiError.
+ */
 export async function call(path: string, token: string, options: CallOptions = {}): Promise<Response> {
   const headers: Record<string, string> = {
     authorization: `Bearer ${token}`,
     accept: options.accept ?? 'application/json',
   };
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.body !== undefined && !(options.body instanceof FormData))
+    headers['content-type'] = 'application/json';
   let res: Response;
   try {
     res = await fetch(path, {
       method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
       headers,
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+      ...(options.body === undefined
+        ? {}
+        : { body: options.body instanceof FormData ? options.body : JSON.stringify(options.body) }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
   } catch (e) {

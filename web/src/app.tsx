@@ -10,6 +10,7 @@ import { forgetToken, loadToken, saveToken } from './token.js';
 import { AskView } from './views/ask-view.js';
 import { DocumentsView } from './views/documents-view.js';
 import { FeedbackView } from './views/feedback-view.js';
+import { NoiseView } from './views/noise-view.js';
 import { VIEWS, viewOf, type ViewId } from './views.js';
 
 export function App() {
@@ -69,6 +70,7 @@ export function App() {
               </div>
               {view === 'documents' && <DocumentsView token={token} onBadToken={forget} />}
               {view === 'feedback' && <FeedbackView token={token} onBadToken={forget} />}
+              {view === 'noise' && <NoiseView token={token} onBadToken={forget} />}
             </>
           )}
         </ErrorBoundary>

@@ -6,6 +6,7 @@ export const VIEWS = [
   { id: 'ask', label: 'Ask' },
   { id: 'documents', label: 'Documents' },
   { id: 'feedback', label: 'Feedback' },
+  { id: 'noise', label: 'Noise' },
 ] as const;
 
 export type ViewId = (typeof VIEWS)[number]['id'];

@@ -171,8 +171,55 @@ export interface JobJson {
   maxAttempts: number;
   createdAt: string;
   progress: Record<string, unknown> | null;
+  /** What the job returned: for an ingest, its add report ({@link AddReportJson}). */
+  result: Record<string, unknown> | null;
   lastError: string | null;
   finishedAt: string | null;
+}
+
+/** `POST /v1/uploads` and `POST /v1/documents` with paths: 202 and the queued job. */
+export interface AcceptedJson {
+  job: JobJson;
+}
+
+/** An ingest's report (`quiver add --json`; an ingest job's `result`). */
+export interface AddReportJson {
+  batch: string | null;
+  added: number;
+  updated: number;
+  unchanged: number;
+  removed: number;
+  failed: number;
+  skipped: number;
+  items: {
+    source: string;
+    status: string;
+    docId?: string;
+    title?: string;
+    error?: { code: string; message: string };
+  }[];
+}
+
+/** A document that looks like junk (`GET /v1/noise/suggestions`). */
+export interface NoiseSuggestionJson {
+  doc_id: string;
+  title: string;
+  source: string;
+  /** The blend of the features (larger: noisier); suggestions start at 1.0. */
+  score: number;
+  /** Rank-normalised value per feature, in [−1.73, 1.73], larger: noisier. */
+  features: Record<string, number>;
+  raw: Record<string, number>;
+}
+
+/** A person's judgement of a document (`GET`/`POST /v1/noise/marks`). */
+export interface NoiseMarkJson {
+  doc_id: string;
+  title: string;
+  source: string;
+  /** true: junk (left out of search and answers); false: a keeper. */
+  noisy: boolean;
+  reason: string | null;
 }
 
 /** `GET /v1/jobs`. */

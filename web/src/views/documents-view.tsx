@@ -1,13 +1,16 @@
 /**
- * Documents: the vault's documents, filtered by a text; opening one shows its outline in the side
- * panel, and a section of the outline opens its text. Below, the batches (with Undo) and the jobs
- * (with Retry for dead ones).
+ * Documents: adding documents (upload, or a folder on the server), each with a live progress bar;
+ * the vault's documents, filtered by a text; opening one shows its outline in the side panel, and
+ * a section of the outline opens its text. Below, the batches (with Undo) and the jobs (with Retry
+ * for dead ones).
  */
 import { useRef, useState } from 'preact/hooks';
 import { BatchesList } from '../components/batches-list.js';
 import { ErrorNote } from '../components/error-note.js';
+import { FolderIngest } from '../components/folder-ingest.js';
 import { JobsList } from '../components/jobs-list.js';
 import { SectionPanel, type PanelTarget } from '../components/section-panel.js';
+import { UploadFiles } from '../components/upload-files.js';
 import { useJson } from '../use-json.js';
 import type { DocumentJson } from '../wire.js';
 
@@ -33,6 +36,13 @@ export function DocumentsView({ token, onBadToken }: { token: string; onBadToken
     <div class={`split ${panel === null ? '' : 'with-panel'}`}>
       <div class="split-main">
         <h1>Documents</h1>
+        <section class="card" aria-labelledby="add-title">
+          <h2 id="add-title">Add documents</h2>
+          <div class="add-parts">
+            <UploadFiles token={token} onChanged={changed} />
+            <FolderIngest token={token} onChanged={changed} />
+          </div>
+        </section>
         <section class="card" aria-labelledby="docs-title">
           <h2 id="docs-title">In the vault</h2>
           <label for="doc-filter">Filter by title or source</label>
