@@ -23,6 +23,10 @@ describe('quiver queue', () => {
     mkdirSync(notes);
     writeFileSync(join(notes, 'a.md'), '# Sourdough\n\nFeed the starter twice a day.\n');
     writeFileSync(join(notes, 'b.md'), '# Bees\n\nA swarm settles within a day.\n');
+    // A setting the worker would not see is refused, and nothing is queued.
+    const local = await q('add', '--queue', notes, '--chunk-chars', '400');
+    expect(local.code).toBe(2);
+    expect(local.stderr).toContain('--chunk-chars cannot go with --queue');
     const first = await q('add', '--queue', notes, '--json');
     expect(first.code, first.stderr).toBe(0);
     const again = await q('add', '--queue', notes, '--json');

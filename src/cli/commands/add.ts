@@ -51,6 +51,16 @@ export const addCommand: Command = {
     for (const t of strs(ctx.values, 'text') ?? []) inputs.push(literal(t));
     if (inputs.length === 0)
       throw new QuiverError('BAD_INPUT', 'quiver add: give at least one path, - for stdin, or --text');
+    if (ctx.values.queue === true) {
+      // A queued ingest runs in the worker's process with the worker's configuration: a setting
+      // given here would be silently lost, so it is refused instead.
+      const local = ['max-file-bytes', 'chunk-chars'].filter((o) => ctx.values[o] !== undefined);
+      if (local.length > 0)
+        throw new QuiverError(
+          'BAD_INPUT',
+          `quiver add: --${local.join(' and --')} cannot go with --queue (the worker ingests with its own configuration: set ingest.* in the config file or QUIVER_* environment it reads)`,
+        );
+    }
     const vault = await ctx.openVault();
     const include = strs(ctx.values, 'include');
     const exclude = strs(ctx.values, 'exclude');
