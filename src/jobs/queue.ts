@@ -3,6 +3,7 @@ import type { JobRecord, JobState, ListJobsOptions } from '../store/store.js';
 import type { Vault } from '../vault.js';
 import { enqueue } from './enqueue.js';
 import type { JobKind, PayloadOf } from './job-kinds.js';
+import { releaseBlobs, uploadBlobs } from './upload-blobs.js';
 
 /**
  * The queue as the faces use it (`quiver queue`, `/v1/jobs`, MCP): a vault in, records out, with
@@ -56,6 +57,10 @@ export async function retryDeadJob(vault: Vault, ref: string): Promise<JobRecord
   return (await vault.store.getJob(job.id))!;
 }
 
-export function purgeDeadJobs(vault: Vault): Promise<number> {
-  return vault.store.purgeDeadJobs();
+/** Empty the dead letter; the uploads only dead jobs kept go with them. Returns how many jobs. */
+export async function purgeDeadJobs(vault: Vault): Promise<number> {
+  const dead = await vault.store.listJobs({ state: 'dead', kind: 'ingest', limit: 100_000 });
+  const n = await vault.store.purgeDeadJobs();
+  await releaseBlobs(vault, dead.flatMap(uploadBlobs));
+  return n;
 }

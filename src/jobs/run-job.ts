@@ -86,14 +86,6 @@ function checkUnder(path: string, roots: readonly string[]): void {
     );
 }
 
-/** Blobs an ingest job kept for its uploads: removed once the job is done or dead. */
-export function uploadBlobs(job: JobRecord): string[] {
-  if (job.kind !== 'ingest' || !Array.isArray(job.payload.uploads)) return [];
-  return (job.payload.uploads as { blob?: unknown }[])
-    .map((u) => u.blob)
-    .filter((b): b is string => typeof b === 'string');
-}
-
 /**
  * Failures that another attempt cannot mend (the input itself is wrong): the job goes to the dead
  * letter at once, with the error. Anything else (busy vault, full disk, a remote embedder down, a

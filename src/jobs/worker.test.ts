@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { holderAlive, processStart } from '../store/liveness.js';
 import type { WriterClaim } from '../store/store.js';
 import { Vault } from '../vault.js';
 import { keepUpload } from './enqueue.js';
-import { submitJob } from './queue.js';
+import { purgeDeadJobs, retryDeadJob, submitJob } from './queue.js';
 import { isPermanent } from './run-job.js';
 import { drain, runNext } from './worker.js';
 
@@ -153,16 +153,25 @@ describe('the worker', () => {
     expect((await vault.search('warm the pot')).hits[0]!.source).toBe('teapot.md');
   });
 
-  it('removes the upload blob of a job that went dead too', async () => {
-    const c = await keepUpload(
-      vault.store,
-      'kettle.md',
-      new TextEncoder().encode('# Kettle\n\nDescale it.\n'),
-    );
-    const job = await submitJob(vault, 'ingest', { uploads: [c], paths: [join(dir, 'not-here.md')] });
+  it('keeps the upload of a dead job so a retry can run it, and frees it when the dead letter is purged', async () => {
+    const bytes = (t: string) => new TextEncoder().encode(t);
+    const c = await keepUpload(vault.store, 'kettle.md', bytes('# Kettle\n\nDescale it with citric acid.\n'));
+    const missing = join(dir, 'not-here.md');
+    const job = await submitJob(vault, 'ingest', { uploads: [c], paths: [missing] });
     expect(await runNext(vault)).toMatchObject({ outcome: 'dead' });
-    expect((await vault.store.getJob(job.id))!.state).toBe('dead');
+    expect(await vault.store.getBlob(c.blob)).not.toBeNull();
+    // The missing file appears; the retried job now runs, upload included, and frees the blob.
+    writeFileSync(missing, '# Here now\n\nThe file arrived late.\n');
+    await retryDeadJob(vault, job.id);
+    expect(await runNext(vault)).toMatchObject({ outcome: 'done' });
+    expect((await vault.search('descale citric acid')).hits[0]!.source).toBe('kettle.md');
     expect(await vault.store.getBlob(c.blob)).toBeNull();
+    // Another dead job's upload goes when the dead letter is purged.
+    const d = await keepUpload(vault.store, 'mug.md', bytes('# Mug\n\nRinse it.\n'));
+    await submitJob(vault, 'ingest', { uploads: [d], paths: [join(dir, 'never.md')] });
+    expect(await runNext(vault)).toMatchObject({ outcome: 'dead' });
+    expect(await purgeDeadJobs(vault)).toBeGreaterThan(0);
+    expect(await vault.store.getBlob(d.blob)).toBeNull();
   });
 
   it('puts a job stopped by its owner (SIGTERM) back on the queue, due at once', async () => {

@@ -4,7 +4,8 @@ import { holderAlive, selfClaim } from '../store/liveness.js';
 import type { JobRecord, WriterClaim } from '../store/store.js';
 import type { Vault } from '../vault.js';
 import { nextRunAt } from './backoff.js';
-import { isPermanent, runJob, uploadBlobs } from './run-job.js';
+import { isPermanent, runJob } from './run-job.js';
+import { releaseBlobs, uploadBlobs } from './upload-blobs.js';
 
 /**
  * The worker: lease a due job, run it with a heartbeat that keeps the lease, then ack it, or record
@@ -107,24 +108,10 @@ export async function runNext(vault: Vault, options: WorkerOptions = {}): Promis
     clearInterval(beat);
     outer?.removeEventListener('abort', onOuter);
   }
-  if (event.outcome === 'done' || event.outcome === 'dead') await dropUploads(vault, job);
+  // A dead job keeps its uploads so it can be retried; purging it from the dead letter frees them.
+  if (event.outcome === 'done') await releaseBlobs(vault, uploadBlobs(job), job.id);
   options.onJob?.(event);
   return event;
-}
-
-/**
- * Remove the upload blobs a finished job kept, except those a live job still needs (the same file
- * uploaded again under another name is one content-addressed blob).
- */
-async function dropUploads(vault: Vault, job: JobRecord): Promise<void> {
-  const mine = uploadBlobs(job);
-  if (mine.length === 0) return;
-  const live = [
-    ...(await vault.store.listJobs({ state: 'queued', kind: 'ingest', limit: 100_000 })),
-    ...(await vault.store.listJobs({ state: 'leased', kind: 'ingest', limit: 100_000 })),
-  ];
-  const needed = new Set(live.filter((j) => j.id !== job.id).flatMap(uploadBlobs));
-  for (const blob of mine) if (!needed.has(blob)) await vault.store.deleteBlob(blob);
 }
 
 /** Run every job due now, one after another, and say what happened (`quiver queue drain`). */
