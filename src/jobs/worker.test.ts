@@ -174,7 +174,7 @@ describe('the worker', () => {
     expect(await vault.store.getBlob(d.blob)).toBeNull();
   });
 
-  it('puts a job stopped by its owner (SIGTERM) back on the queue, due at once', async () => {
+  it('puts a job stopped by its owner (SIGTERM) back on the queue, due at once, its attempt not used', async () => {
     const texts = Array.from({ length: 200 }, (_, i) => ({
       text: `Note ${i} about sourdough starters.`,
       source: `s${i}.md`,
@@ -184,7 +184,7 @@ describe('the worker', () => {
     const at = Date.now() + 10_000;
     const e = await runNext(vault, { signal: stop.signal, onProgress: () => stop.abort(), now: () => at });
     expect(e).toMatchObject({ outcome: 'retry', retryAt: at });
-    expect(await vault.store.getJob(job.id)).toMatchObject({ state: 'queued', runAt: at, attempts: 1 });
+    expect(await vault.store.getJob(job.id)).toMatchObject({ state: 'queued', runAt: at, attempts: 0 });
     expect((await vault.stats()).documents).toBeLessThan(200);
     expect(await drain(vault, { now: () => at })).toMatchObject({ done: 1 });
     expect((await vault.stats()).documents).toBe(200);

@@ -90,19 +90,24 @@ export async function runNext(vault: Vault, options: WorkerOptions = {}): Promis
     const error = e instanceof Error ? e.message : String(e);
     if (lost) event = { job, outcome: 'lost', error };
     else {
-      // A stop asked for by this worker's owner (SIGTERM) puts the job back due now.
-      const stopped = outer?.aborted === true && isQuiverError(e, 'ABORTED');
-      const retryAt = stopped
-        ? now()
-        : isPermanent(e)
+      // A stop asked for by this worker's owner (SIGTERM) gives the job back due now, its
+      // attempt not counted: the job did not fail.
+      if (outer?.aborted === true && isQuiverError(e, 'ABORTED')) {
+        const at = now();
+        event = (await vault.store.releaseJob(job.id, me, at))
+          ? { job, outcome: 'retry', error, retryAt: at }
+          : { job, outcome: 'lost', error };
+      } else {
+        const retryAt = isPermanent(e)
           ? null
           : nextRunAt(now(), job.attempts, job.maxAttempts, (options.random ?? Math.random)());
-      const held = await vault.store.failJob(job.id, me, error, retryAt, now());
-      event = !held
-        ? { job, outcome: 'lost', error }
-        : retryAt === null
-          ? { job, outcome: 'dead', error }
-          : { job, outcome: 'retry', error, retryAt };
+        const held = await vault.store.failJob(job.id, me, error, retryAt, now());
+        event = !held
+          ? { job, outcome: 'lost', error }
+          : retryAt === null
+            ? { job, outcome: 'dead', error }
+            : { job, outcome: 'retry', error, retryAt };
+      }
     }
   } finally {
     clearInterval(beat);

@@ -106,6 +106,16 @@ export function runJobQueueContract(name: string, options: StoreContractOptions)
       expect(await store.jobCounts()).toEqual({ queued: 0, leased: 0, done: 0, dead: 1 });
     });
 
+    it('takes a released job back unfinished, due at once, with its attempt given back', async () => {
+      const j = await job();
+      await store.leaseJob(w(1), 1000, 1000, alive);
+      expect(await store.releaseJob(j.id, w(2), 1200)).toBe(false); // not the holder
+      expect(await store.releaseJob(j.id, w(1), 1200)).toBe(true);
+      expect(await store.getJob(j.id)).toMatchObject({ state: 'queued', runAt: 1200, attempts: 0 });
+      expect(await store.releaseJob(j.id, w(1), 1300)).toBe(false); // no longer held
+      expect((await store.leaseJob(w(2), 1200, 1000, alive))!.id).toBe(j.id);
+    });
+
     it('gives an expired lease to the next worker, and the first worker can no longer ack', async () => {
       const j = await job();
       await store.leaseJob(w(1), 1000, 1000, alive);

@@ -422,6 +422,11 @@ export interface Store {
     retryAt: number | null,
     now: number,
   ): Promise<boolean>;
+  /**
+   * Give a held job back unfinished, due at `now`, without using up the attempt (its worker was
+   * asked to stop: SIGTERM); its last error is left as it was. False when the lease was lost.
+   */
+  releaseJob(id: string, worker: WriterClaim, now: number): Promise<boolean>;
   getJob(id: string): Promise<JobRecord | null>;
   listJobs(options?: ListJobsOptions): Promise<JobRecord[]>;
   /** A dead job back to 'queued' (attempts reset, due at `now`); false when it is not dead. */

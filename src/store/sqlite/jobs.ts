@@ -187,6 +187,21 @@ export function failJob(
   return r.changes > 0;
 }
 
+export function releaseJob(
+  statements: StatementCache,
+  id: string,
+  worker: WriterClaim,
+  now: number,
+): boolean {
+  return (
+    statements
+      .get(
+        `UPDATE jobs SET state = 'queued', lease_until = NULL, run_at = ?, attempts = MAX(attempts - 1, 0) WHERE ${HELD}`,
+      )
+      .run(now, ...held(id, worker)).changes > 0
+  );
+}
+
 export function listJobs(statements: StatementCache, options: ListJobsOptions = {}): JobRecord[] {
   const where: string[] = [];
   const args: unknown[] = [];

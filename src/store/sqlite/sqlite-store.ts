@@ -781,6 +781,10 @@ export class SqliteStore implements Store {
     return busyAsConflict(() => jobs.failJob(this.statements, id, worker, error, retryAt, now));
   }
 
+  async releaseJob(id: string, worker: WriterClaim, now: number): Promise<boolean> {
+    return busyAsConflict(() => jobs.releaseJob(this.statements, id, worker, now));
+  }
+
   async getJob(id: string): Promise<JobRecord | null> {
     return jobs.getJob(this.statements, id);
   }
