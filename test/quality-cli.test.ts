@@ -150,6 +150,13 @@ describe('quiver quality commands', () => {
         .results.map((h) => h.source)
         .join(' '),
     ).not.toMatch(/footer/);
+    // A mark can be taken back; taking back what has no mark is NOT_FOUND (exit 3).
+    const un = await runCli(['noise', 'unmark', 'bees note 1', ...V, '--json']);
+    expect(un.code, un.stderr).toBe(0);
+    expect(un.json<Mark>()).toMatchObject({ noisy: false });
+    expect((await runCli(['noise', 'marks', '--json', ...V])).json<Mark[]>()).toHaveLength(2);
+    expect((await runCli(['noise', 'unmark', 'bees note 1', ...V])).code).toBe(3);
+    expect((await runCli(['noise', 'keep', 'bees note 1', ...V])).code).toBe(0);
     expect((await runCli(['noise', 'frobnicate', ...V])).code).toBe(2);
   });
 

@@ -638,6 +638,7 @@ describe('roles: a read token changes nothing', () => {
       'POST /v1/feedback': { question: 'q', sectionId: section.id, signal: 'up' },
       'POST /v1/learning': { on: true },
       'POST /v1/noise/marks': { document: doc.id, noisy: true, reason: 'sneaky' },
+      'DELETE /v1/noise/marks/:id': undefined,
       'GET /v1/doctor': undefined,
       'GET /v1/tokens': undefined,
       'POST /v1/tokens': { role: 'admin', label: 'sneaky' },
@@ -759,6 +760,13 @@ describe('quality routes, health and CORS', () => {
     expect(list.length).toBeLessThanOrEqual(5);
     // A keeper leaves the suggestions.
     expect(list.map((x) => x.doc_id)).not.toContain(doc.id);
+    // The mark can be taken back, once.
+    const un = await call('DELETE', `/v1/noise/marks/${doc.id}`, token.write);
+    expect(un.status).toBe(200);
+    expect(un.json).toMatchObject({ doc_id: doc.id, noisy: false });
+    const after = (await call('GET', '/v1/noise/marks', token.read)).json.marks as { doc_id: string }[];
+    expect(after.map((m) => m.doc_id)).not.toContain(doc.id);
+    expect((await call('DELETE', `/v1/noise/marks/${doc.id}`, token.write)).status).toBe(404);
   });
 
   it('lists the transcript of an ask and shows it by id', async () => {

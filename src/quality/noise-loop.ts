@@ -184,6 +184,20 @@ export async function markNoisy(store: Store, ref: string, noisy = true, reason 
   return { docId: d.id, title: d.title, source: d.source, noisy, reason: why };
 }
 
+/**
+ * Take back a person's mark on a document: it is neither junk nor a keeper any more (it leaves the
+ * marks list and a later fit; a document marked as junk returns to the retrieval legs). The
+ * document as it was marked is returned; a document without a mark → NOT_FOUND, nothing changed.
+ */
+export async function unmark(store: Store, ref: string): Promise<MarkResult> {
+  const d = await resolveDoc(store, ref);
+  const had = (await store.listMarks()).find((m) => m.docId === d.id);
+  if (had === undefined)
+    throw new QuiverError('NOT_FOUND', `quiver: ${d.title || d.id} has no mark to take back`);
+  await store.setMark(d.id, null, null);
+  return { docId: d.id, title: d.title, source: d.source, noisy: had.noisy, reason: had.reason };
+}
+
 /** `markNoisy` for each ref in turn (a row's docId stands for itself). */
 export async function markNoisyMany(
   store: Store,

@@ -194,6 +194,11 @@ export class QualityLoop {
     return noiseLoop.markNoisy(this.store, ref, noisy, reason);
   }
 
+  /** Take back a mark (`noise-loop.ts` `unmark`); NOT_FOUND when the document has none. */
+  async unmark(ref: string): Promise<MarkResult> {
+    return noiseLoop.unmark(this.store, ref);
+  }
+
   async markNoisyMany(
     refs: readonly (string | { docId: string })[],
     noisy = true,

@@ -180,7 +180,7 @@ function nothingToFit(what: string, needs: string): QuiverError {
 
 export const noiseCommand: Command = {
   name: 'noise',
-  usage: 'quiver noise suggest|mark|keep|accept|fit|use|marks [options]',
+  usage: 'quiver noise suggest|mark|keep|unmark|accept|fit|use|marks [options]',
   options: {},
   maxArgs: 0,
   run: () => Promise.resolve(EXIT.USAGE),
@@ -206,6 +206,20 @@ export const noiseCommand: Command = {
     },
     mark: markSub(true),
     keep: markSub(false),
+    unmark: {
+      usage: 'quiver noise unmark <doc id|source|title>',
+      summary: 'take back a mark: the document is neither junk nor a keeper any more',
+      options: {},
+      maxArgs: null,
+      async run(ctx) {
+        const r = docRef(ctx, 'unmark');
+        const vault = await ctx.openVault();
+        const mark = await vault.quality.unmark(r);
+        if (ctx.json) ctx.out(`${JSON.stringify(markJson(mark))}\n`);
+        else ctx.out(`unmarked: ${mark.docId}  ${mark.title}\n`);
+        return EXIT.OK;
+      },
+    },
     accept: {
       usage: 'quiver noise accept [--k N] [--min-score X] [--reason TEXT]',
       summary: 'mark the current suggestions as noise',

@@ -81,6 +81,14 @@ export const QUALITY_ROUTES: readonly Route[] = [
       c.json(markJson(await d.writer.quality.markNoisy(b.document, b.noisy, b.reason ?? ''))),
   }),
   route({
+    method: 'DELETE',
+    path: '/v1/noise/marks/:id',
+    role: 'write',
+    tag: 'quality',
+    summary: "Take back a document's mark (404 when it has none)",
+    handle: async (c, d) => c.json(markJson(await d.writer.quality.unmark(param(c, 'id')))),
+  }),
+  route({
     method: 'GET',
     path: '/v1/transcripts',
     role: 'read',
