@@ -38,6 +38,7 @@ const BENCHES: { name: string; optIn?: boolean; run: () => Promise<unknown> }[] 
   { name: 'cli-start', optIn: true, run: async () => (await import('./cli-start.js')).benchCliStart() },
   { name: 'faults', optIn: true, run: async () => (await import('./faults.js')).benchFaults() },
   { name: 'serve', optIn: true, run: async () => (await import('./serve.js')).benchServe() },
+  { name: 'web', optIn: true, run: async () => (await import('./web.js')).benchWeb() },
 ];
 
 /** Sections in the order they appear in RESULTS.md (some are written by other bench scripts). */
@@ -63,6 +64,7 @@ const ORDER = [
   'cli-start',
   'faults',
   'serve',
+  'web',
 ];
 
 /**
@@ -91,6 +93,7 @@ const HEADINGS: Record<string, string> = {
   'cli-start': '## CLI cold start',
   faults: '## Faults',
   serve: '## HTTP server load',
+  web: '## Web page',
 };
 
 /** The current RESULTS.md cut into sections by {@link HEADINGS} (a `##` not in it stays with the one before). */
