@@ -1,4 +1,4 @@
-// `npm run screenshots`: the Ask view with a cited section open (and rated up) in the side panel,
+// `npm run screenshots`: the Ask view (and its Dartboard plot) with a cited section open (and rated up) in the side panel,
 // the Documents view with a document's outline open, an upload's finished progress and a refused
 // folder ingest, the Feedback view, and the Noise view (empty, then with seeded junk and a mark),
 // at desktop (1280×800) and phone (390×844) widths, light and dark, as PNGs in a temporary folder
@@ -43,6 +43,12 @@ try {
       await enterToken(page, server.adminToken);
       await ask(page, DEMO_QUESTION);
       await page.screenshot({ path: join(out, `answer-${size.name}-${scheme}.png`), fullPage: true });
+      // The Dartboard plot with a mark hovered, its passage shown beside (or under) it.
+      await page.getByTestId('plot-mark').first().waitFor();
+      await page.locator('[data-testid="plot-mark"][data-picked="true"]').first().hover();
+      await page.locator('section[aria-labelledby="plot-title"]').screenshot({
+        path: join(out, `plot-${size.name}-${scheme}.png`),
+      });
       await page
         .getByTestId('answer')
         .getByRole('button', { name: /^Source 1:/ })

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { Vault } from '../src/index.js';
 import { work } from '../src/jobs/worker.js';
 import { startServer, type Served } from '../src/server/serve.js';
@@ -171,4 +171,72 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return found
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** A demo server, Chromium, and one desktop-sized page whose console errors are collected. */
+export interface PageRig {
+  server: DemoServer;
+  browser: Browser;
+  page: Page;
+  /** Console errors and uncaught page errors, in order (a test empties what it meant to cause). */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+export interface PageRigOptions extends DemoServerOptions {
+  /** A console error to leave out of `problems` (a refusal a test means to cause). */
+  expected?: (m: ConsoleMessage) => boolean;
+}
+
+/** `startDemoServer`, Chromium and a 1280×800 page with its console errors collected. */
+export async function startPageRig(options: PageRigOptions = {}): Promise<PageRig> {
+  requireBuiltPage();
+  const server = await startDemoServer(options);
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' && options.expected?.(m) !== true) problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page: ${e.message}`));
+  return {
+    server,
+    browser,
+    page,
+    problems,
+    close: async () => {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/** Takes the problems matching `meant` out of `problems` and says how many there were. */
+export function dropProblems(problems: string[], meant: RegExp): number {
+  const kept = problems.filter((p) => !meant.test(p));
+  const dropped = problems.length - kept.length;
+  problems.splice(0, problems.length, ...kept);
+  return dropped;
+}
+
+/**
+ * The JSON reply of `path` on `server` with `token` (a POST of `body` when given); fails the test
+ * unless the status is 2xx.
+ */
+export async function apiJson<T>(
+  server: DemoServer,
+  token: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(`${server.served.url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (res.status >= 300) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
 }

@@ -4,58 +4,43 @@
 // listed; undoing its batch removes it; a folder on the server outside the roots is refused with
 // the server's message, one inside is ingested; the Noise view shows the API's queue (empty on the
 // demo vault, then three seeded junk pages) with their features, and Junk / Keep write marks.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  apiJson,
   axeViolations,
   enterToken,
-  launchChromium,
-  requireBuiltPage,
-  startDemoServer,
+  startPageRig,
   type DemoServer,
+  type PageRig,
 } from './web-driver.js';
 
+let rig: PageRig;
 let server: DemoServer;
-let browser: Browser;
 let page: Page;
-const problems: string[] = [];
+let problems: string[];
 
 /** A word in no demo document, so a hit for it can only be the uploaded file. */
 const WORD = 'zorblattwurst';
 const FILE = { name: 'upload-note.md', mimeType: 'text/markdown' };
 
 beforeAll(async () => {
-  requireBuiltPage();
-  server = await startDemoServer({ worker: true });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on('console', (m) => {
+  rig = await startPageRig({
+    worker: true,
     // The folder test's refusals (403, 400) are meant: Chromium logs every failed request.
-    const refused = m.location().url.endsWith('/v1/documents') && /status of (403|400)\b/.test(m.text());
-    if (m.type() === 'error' && !refused) problems.push(`console: ${m.text()}`);
+    expected: (m) => m.location().url.endsWith('/v1/documents') && /status of (403|400)\b/.test(m.text()),
   });
-  page.on('pageerror', (e) => problems.push(`page: ${e.message}`));
+  ({ server, page, problems } = rig);
   await page.goto(`${server.served.url}/#/documents`);
   await enterToken(page, server.adminToken);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await rig?.close();
 });
 
-async function api<T>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.served.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: {
-      authorization: `Bearer ${server.adminToken}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  expect(res.status).toBeLessThan(300);
-  return (await res.json()) as T;
-}
+const api = <T>(path: string, body?: unknown): Promise<T> =>
+  apiJson<T>(server, server.adminToken, path, body);
 
 interface Doc {
   id: string;

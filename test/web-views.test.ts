@@ -3,49 +3,36 @@
 // the API) and shows pressed in the panel and the evidence table; the ratings list and the
 // learning switch; the documents listed, filtered and opened to their outline and a section;
 // the batches with Undo (confirmed first) and the jobs; axe-core's check; no console errors.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  apiJson,
   ask,
   axeViolations,
   DEMO_QUESTION,
   enterToken,
-  launchChromium,
-  requireBuiltPage,
-  startDemoServer,
+  startPageRig,
   type DemoServer,
+  type PageRig,
 } from './web-driver.js';
 
+let rig: PageRig;
 let server: DemoServer;
-let browser: Browser;
 let page: Page;
-const problems: string[] = [];
+let problems: string[];
 
 beforeAll(async () => {
-  requireBuiltPage();
-  server = await startDemoServer();
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page: ${e.message}`));
+  rig = await startPageRig();
+  ({ server, page, problems } = rig);
   await page.goto(server.served.url);
   await enterToken(page, server.adminToken);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await rig?.close();
 });
 
-async function api<T>(path: string): Promise<T> {
-  const res = await fetch(`${server.served.url}${path}`, {
-    headers: { authorization: `Bearer ${server.adminToken}` },
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()) as T;
-}
+const api = <T>(path: string): Promise<T> => apiJson<T>(server, server.adminToken, path);
 
 interface Rating {
   question: string;

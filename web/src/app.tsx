@@ -1,11 +1,13 @@
 /**
  * The shell: a header with the views and the token, the token form until there is one, then the
- * chosen view (Ask stays mounted, so its answer survives a visit elsewhere). A render error shows
+ * chosen view under the token's role (`RoleContext`; Ask stays mounted, so its answer survives a visit elsewhere). A render error shows
  * as a message (`ErrorBoundary`), never as a blank page.
  */
 import { Component, type ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { getJson } from './api.js';
 import { TokenForm } from './components/token-form.js';
+import { isRole, RoleContext, type Role } from './role.js';
 import { forgetToken, loadToken, saveToken } from './token.js';
 import { AskView } from './views/ask-view.js';
 import { DocumentsView } from './views/documents-view.js';
@@ -16,6 +18,19 @@ import { VIEWS, viewOf, type ViewId } from './views.js';
 export function App() {
   const [token, setToken] = useState<string | null>(loadToken());
   const [view, setView] = useState<ViewId>(viewOf(location.hash));
+  const [role, setRole] = useState<Role | null>(null);
+  useEffect(() => {
+    // Once per token: its role decides which controls show. A failure leaves it unknown (every
+    // control shows, and the server's refusal explains); a rejected token shows where it is used.
+    setRole(null);
+    if (token === null) return;
+    const stop = new AbortController();
+    getJson<{ role: unknown }>('/v1/tokens/self', token, { signal: stop.signal }).then(
+      (self) => setRole(isRole(self.role) ? self.role : null),
+      () => undefined,
+    );
+    return () => stop.abort();
+  }, [token]);
   useEffect(() => {
     const onHash = (): void => setView(viewOf(location.hash));
     addEventListener('hashchange', onHash);
@@ -63,7 +78,7 @@ export function App() {
           {token === null ? (
             <TokenForm onToken={use} />
           ) : (
-            <>
+            <RoleContext.Provider value={role}>
               {/* Ask stays mounted while another view shows, so its answer is there on return. */}
               <div hidden={view !== 'ask'}>
                 <AskView token={token} onBadToken={forget} active={view === 'ask'} />
@@ -71,7 +86,7 @@ export function App() {
               {view === 'documents' && <DocumentsView token={token} onBadToken={forget} />}
               {view === 'feedback' && <FeedbackView token={token} onBadToken={forget} />}
               {view === 'noise' && <NoiseView token={token} onBadToken={forget} />}
-            </>
+            </RoleContext.Provider>
           )}
         </ErrorBoundary>
       </main>

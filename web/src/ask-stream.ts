@@ -1,9 +1,10 @@
 /**
  * `POST /v1/ask` as a stream of events (context, token…, claims, measured, done; `error` when the
- * answer failed after the stream began), read with fetch and `parseSse`.
+ * answer failed after the stream began), read with `eventStream`.
  */
 import { ApiError, call } from './api.js';
-import { parseSse, type SseMessage } from './sse.js';
+import { eventData, eventStream } from './event-stream.js';
+import type { SseMessage } from './sse.js';
 import type { AnswerJson, ClaimsJson, ContextSectionJson, ErrorJson } from './wire.js';
 
 export type AskEvent =
@@ -24,33 +25,16 @@ export async function* askStream(
     accept: 'text/event-stream',
     signal,
   });
-  if (res.body === null) throw new ApiError(res.status, 'BAD_REPLY', 'The answer stream was empty.');
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-  let rest = '';
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      const parsed = parseSse(rest + value);
-      rest = parsed.rest;
-      for (const m of parsed.messages) {
-        const e = toEvent(m);
-        if (e !== null) yield e;
-      }
-    }
-  } finally {
-    reader.releaseLock();
+  for await (const m of eventStream(res, STREAM)) {
+    const e = toEvent(m);
+    if (e !== null) yield e;
   }
 }
 
+const STREAM = 'The answer stream';
+
 function toEvent(m: SseMessage): AskEvent | null {
-  let data: unknown;
-  try {
-    data = JSON.parse(m.data);
-  } catch {
-    throw new ApiError(200, 'BAD_REPLY', `The answer stream sent an unreadable ${m.event} event.`);
-  }
-  const d = data as Record<string, unknown>;
+  const d = eventData(m, STREAM) as Record<string, unknown>;
   switch (m.event) {
     case 'context':
       return { type: 'context', sections: d.sections as ContextSectionJson[] };

@@ -227,3 +227,31 @@ export interface JobsJson {
   counts: Record<string, number>;
   jobs: JobJson[];
 }
+
+/** The selection methods a selection map shows the picks of. */
+export type SelectionMethod = 'topk' | 'mmr' | 'dartboard';
+
+/** One candidate of `POST /v1/selection-map`: where it sits around the query. */
+export interface MapCandidateJson {
+  section_id: string;
+  doc_id: string;
+  source: string;
+  title: string;
+  breadcrumb: string;
+  snippet: string;
+  score: number;
+  retrieval_rank: number;
+  leg_ranks: { lexical: number | null; vector: number | null };
+  /** 1 − cosine similarity to the query. */
+  distance: number;
+  /** Radians, from a projection of the pool's vectors (near-copies sit together). */
+  angle: number;
+}
+
+/** `POST /v1/selection-map`: the candidate pool and each method's picks (indexes into it). */
+export interface SelectionMapJson {
+  query: string;
+  k: number;
+  candidates: MapCandidateJson[];
+  picks: Record<SelectionMethod, number[]>;
+}

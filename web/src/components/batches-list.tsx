@@ -4,9 +4,11 @@
  */
 import { useState } from 'preact/hooks';
 import { getJson } from '../api.js';
+import { useAllowed } from '../role.js';
 import { useJson } from '../use-json.js';
 import type { BatchJson } from '../wire.js';
 import { ErrorNote } from './error-note.js';
+import { NeedsRole } from './needs-role.js';
 
 const LIMIT = 20;
 
@@ -23,6 +25,7 @@ export function BatchesList(props: { token: string; version: number; onChanged: 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<Undone | null>(null);
+  const canUndo = useAllowed('admin');
   const undo = (id: string): void => {
     setBusy(true);
     setError(null);
@@ -41,6 +44,7 @@ export function BatchesList(props: { token: string; version: number; onChanged: 
         Every ingest and removal is one batch. Undo puts the vault back as it was before the batch: what it
         added goes, what it changed or removed comes back.
       </p>
+      {!canUndo && <NeedsRole need="admin" what="Undoing a batch" />}
       {done !== null && (
         <p class="note" role="status">
           Batch <code>{done.batchId}</code> undone: {done.removed} removed, {done.restored} restored.
@@ -76,7 +80,7 @@ export function BatchesList(props: { token: string; version: number; onChanged: 
                   <th scope="col" class="num optional">
                     Failed
                   </th>
-                  <th scope="col">Undo</th>
+                  {canUndo && <th scope="col">Undo</th>}
                 </tr>
               </thead>
               <tbody>
@@ -97,33 +101,40 @@ export function BatchesList(props: { token: string; version: number; onChanged: 
                     <td class="num optional">{b.updated}</td>
                     <td class="num">{b.removed}</td>
                     <td class="num optional">{b.failed}</td>
-                    <td>
-                      {b.status === 'rolled_back' || b.status === 'running' ? (
-                        <span class="muted">—</span>
-                      ) : asking === b.id ? (
-                        <div class="confirm" role="group" aria-label={`Confirm undoing batch ${b.id}`}>
-                          <span class="small">Undo this batch?</span>
-                          <button type="button" disabled={busy} onClick={() => undo(b.id)} ref={focusOnMount}>
-                            Yes, undo
+                    {canUndo && (
+                      <td>
+                        {b.status === 'rolled_back' || b.status === 'running' ? (
+                          <span class="muted">—</span>
+                        ) : asking === b.id ? (
+                          <div class="confirm" role="group" aria-label={`Confirm undoing batch ${b.id}`}>
+                            <span class="small">Undo this batch?</span>
+                            <button
+                              type="button"
+                              disabled={busy}
+                              onClick={() => undo(b.id)}
+                              ref={focusOnMount}
+                            >
+                              Yes, undo
+                            </button>
+                            <button type="button" class="quiet" onClick={() => setAsking(null)}>
+                              Cancel
+                            </button>
+                          </div>
+                        ) : (
+                          <button
+                            type="button"
+                            class="quiet"
+                            aria-label={`Undo batch ${b.label === '' ? b.id : b.label}`}
+                            onClick={() => {
+                              setDone(null);
+                              setAsking(b.id);
+                            }}
+                          >
+                            Undo
                           </button>
-                          <button type="button" class="quiet" onClick={() => setAsking(null)}>
-                            Cancel
-                          </button>
-                        </div>
-                      ) : (
-                        <button
-                          type="button"
-                          class="quiet"
-                          aria-label={`Undo batch ${b.label === '' ? b.id : b.label}`}
-                          onClick={() => {
-                            setDone(null);
-                            setAsking(b.id);
-                          }}
-                        >
-                          Undo
-                        </button>
-                      )}
-                    </td>
+                        )}
+                      </td>
+                    )}
                   </tr>
                 ))}
               </tbody>

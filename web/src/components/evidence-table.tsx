@@ -4,8 +4,10 @@
  * Ranks are shown from 1 (the API counts from 0). Each row has up/down to rate the section.
  */
 import { rankLabel } from '../format.js';
+import { useAllowed } from '../role.js';
 import type { Ratings } from '../use-ratings.js';
 import type { AskState } from '../views/ask-state.js';
+import { NeedsRole } from './needs-role.js';
 import { RateButtons } from './rate-buttons.js';
 import type { PanelTarget } from './section-panel.js';
 
@@ -20,6 +22,7 @@ export function EvidenceTable({
 }) {
   const cited = new Set((state.claims?.cited ?? []).map((c) => c.n));
   const known = state.claims !== null;
+  const canRate = useAllowed('write');
   return (
     <section class="card" aria-labelledby="evidence-title">
       <h2 id="evidence-title">Evidence</h2>
@@ -28,6 +31,7 @@ export function EvidenceTable({
         rank differs from its retrieval rank was moved by selection, which favours sections that cover what
         the others miss.
       </p>
+      {!canRate && <NeedsRole need="write" what="Rating a section" />}
       {state.evidenceError !== null && (
         <p class="note warn">The ranks could not be read: {state.evidenceError}</p>
       )}
@@ -53,7 +57,7 @@ export function EvidenceTable({
                 Step score
               </th>
               <th scope="col">Cited</th>
-              <th scope="col">Rate</th>
+              {canRate && <th scope="col">Rate</th>}
             </tr>
           </thead>
           <tbody>
@@ -81,9 +85,11 @@ export function EvidenceTable({
                     {h === undefined || h.step_score === null ? '—' : h.step_score.toFixed(3)}
                   </td>
                   <td>{known ? cited.has(s.n) ? <span class="tag ok">cited</span> : 'no' : '…'}</td>
-                  <td>
-                    <RateButtons sectionId={s.section_id} label={`source ${s.n}`} ratings={ratings} />
-                  </td>
+                  {canRate && (
+                    <td>
+                      <RateButtons sectionId={s.section_id} label={`source ${s.n}`} ratings={ratings} />
+                    </td>
+                  )}
                 </tr>
               );
             })}

@@ -4,9 +4,11 @@
  */
 import { useState } from 'preact/hooks';
 import { getJson } from '../api.js';
+import { useAllowed } from '../role.js';
 import { useJson } from '../use-json.js';
 import type { JobJson, JobsJson } from '../wire.js';
 import { ErrorNote } from './error-note.js';
+import { NeedsRole } from './needs-role.js';
 
 const LIMIT = 50;
 
@@ -20,7 +22,19 @@ function progressLabel(p: JobJson['progress']): string {
 }
 
 export function JobsList(props: { token: string; version: number; onChanged: () => void }) {
+  if (!useAllowed('write'))
+    return (
+      <section class="card" aria-labelledby="jobs-title">
+        <h2 id="jobs-title">Jobs</h2>
+        <NeedsRole need="write" what="The job list" />
+      </section>
+    );
+  return <Jobs {...props} />;
+}
+
+function Jobs(props: { token: string; version: number; onChanged: () => void }) {
   const { token, version, onChanged } = props;
+  const canRetry = useAllowed('admin');
   const loaded = useJson<JobsJson>(`/v1/jobs?limit=${LIMIT}`, token, version);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -43,6 +57,7 @@ export function JobsList(props: { token: string; version: number; onChanged: () 
         Uploads, folder ingests and maintenance run as jobs. A job that failed every attempt is dead; Retry
         puts it back on the queue.
       </p>
+      {!canRetry && <NeedsRole need="admin" what="Retrying a dead job" />}
       {error !== null && (
         <ErrorNote
           error={error}
@@ -89,7 +104,7 @@ export function JobsList(props: { token: string; version: number; onChanged: () 
                     </td>
                     <td>{progressLabel(j.progress)}</td>
                     <td>
-                      {j.state === 'dead' ? (
+                      {j.state === 'dead' && canRetry ? (
                         <button
                           type="button"
                           class="quiet"

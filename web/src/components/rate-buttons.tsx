@@ -1,9 +1,12 @@
 /**
  * Up and down for one section of an answer: each press writes a rating; the pressed button shows
- * the rating written. A refusal from the server shows under the buttons (a read token cannot rate).
+ * the rating written. A read token sees which role rating needs instead; a refusal from the server
+ * shows under the buttons.
  */
+import { useAllowed } from '../role.js';
 import type { Ratings } from '../use-ratings.js';
 import { ErrorNote } from './error-note.js';
+import { NeedsRole } from './needs-role.js';
 
 export function RateButtons({
   sectionId,
@@ -14,9 +17,11 @@ export function RateButtons({
   label: string;
   ratings: Ratings;
 }) {
+  const allowed = useAllowed('write');
   const given = ratings.given.get(sectionId);
   const busy = ratings.pending.has(sectionId);
   const error = ratings.errors.get(sectionId);
+  if (!allowed) return <NeedsRole need="write" what="Rating" />;
   return (
     <div class="rate" data-testid="rate">
       <div class="rate-buttons" role="group" aria-label={`Rate ${label}`}>

@@ -1,11 +1,13 @@
 /**
  * Ask: a question, the answer streaming in with a button per `[n]`, the five measurement cards,
- * the evidence table, and the cited section in a side panel; up/down on each section of the answer.
+ * the evidence table, the Dartboard plot of the candidate pool, and the cited section in a side
+ * panel; up/down on each section of the answer.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { getJson } from '../api.js';
 import { askStream } from '../ask-stream.js';
 import { AnswerText } from '../components/answer-text.js';
+import { DartboardPlot } from '../components/dartboard-plot.js';
 import { ErrorNote } from '../components/error-note.js';
 import { EvidenceTable } from '../components/evidence-table.js';
 import { MeasurementCards } from '../components/measurement-cards.js';
@@ -119,6 +121,7 @@ export function AskView(props: {
           <MeasurementCards grounding={state.answer.grounding} sections={state.sections} onCite={open} />
         )}
         {state.sections.length > 0 && <EvidenceTable state={state} ratings={ratings} onOpen={open} />}
+        {state.sections.length > 0 && <DartboardPlot question={state.question} token={token} onOpen={open} />}
       </div>
       {active && panel !== null && (
         <SectionPanel target={panel} token={token} onClose={close} onOpen={setPanel} ratings={ratings} />

@@ -9,8 +9,10 @@ import { BatchesList } from '../components/batches-list.js';
 import { ErrorNote } from '../components/error-note.js';
 import { FolderIngest } from '../components/folder-ingest.js';
 import { JobsList } from '../components/jobs-list.js';
+import { NeedsRole } from '../components/needs-role.js';
 import { SectionPanel, type PanelTarget } from '../components/section-panel.js';
 import { UploadFiles } from '../components/upload-files.js';
+import { useAllowed } from '../role.js';
 import { useJson } from '../use-json.js';
 import type { DocumentJson } from '../wire.js';
 
@@ -32,6 +34,8 @@ export function DocumentsView({ token, onBadToken }: { token: string; onBadToken
     opener.current?.focus();
   };
   const changed = (): void => setVersion((v) => v + 1);
+  const canUpload = useAllowed('write');
+  const canIngest = useAllowed('admin');
   return (
     <div class={`split ${panel === null ? '' : 'with-panel'}`}>
       <div class="split-main">
@@ -39,8 +43,16 @@ export function DocumentsView({ token, onBadToken }: { token: string; onBadToken
         <section class="card" aria-labelledby="add-title">
           <h2 id="add-title">Add documents</h2>
           <div class="add-parts">
-            <UploadFiles token={token} onChanged={changed} />
-            <FolderIngest token={token} onChanged={changed} />
+            {canUpload ? (
+              <UploadFiles token={token} onChanged={changed} />
+            ) : (
+              <NeedsRole need="write" what="Uploading files" />
+            )}
+            {canIngest ? (
+              <FolderIngest token={token} onChanged={changed} />
+            ) : (
+              <NeedsRole need="admin" what="Ingesting a folder on the server" />
+            )}
           </div>
         </section>
         <section class="card" aria-labelledby="docs-title">

@@ -6,7 +6,9 @@
 import { useRef, useState } from 'preact/hooks';
 import { getJson } from '../api.js';
 import { ErrorNote } from '../components/error-note.js';
+import { NeedsRole } from '../components/needs-role.js';
 import { SectionPanel, type PanelTarget } from '../components/section-panel.js';
+import { useAllowed } from '../role.js';
 import { useJson } from '../use-json.js';
 import type { RatingsJson } from '../wire.js';
 
@@ -55,6 +57,7 @@ function LearningSwitch(props: { on: boolean; token: string; onChanged: () => vo
   const { on, token, onChanged } = props;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const allowed = useAllowed('admin');
   const flip = (): void => {
     setBusy(true);
     setError(null);
@@ -72,7 +75,7 @@ function LearningSwitch(props: { on: boolean; token: string; onChanged: () => vo
           class={`switch ${on ? 'on' : ''}`}
           aria-checked={on}
           aria-describedby="learning-help"
-          disabled={busy}
+          disabled={busy || !allowed}
           onClick={flip}
         >
           <span class="knob" aria-hidden="true" />
@@ -82,8 +85,9 @@ function LearningSwitch(props: { on: boolean; token: string; onChanged: () => vo
       </div>
       <p id="learning-help" class="muted small">
         When on, each answer writes a row per section: cited sections count as good, the others as shown.
-        Switching needs an admin token.
+        {allowed && 'Switching needs an admin token.'}
       </p>
+      {!allowed && <NeedsRole need="admin" what="Switching learning" />}
       {error !== null && (
         <ErrorNote
           error={error}

@@ -7,6 +7,8 @@ import { useState } from 'preact/hooks';
 import { getJson } from '../api.js';
 import { ErrorNote } from '../components/error-note.js';
 import { FeatureBars } from '../components/feature-bars.js';
+import { NeedsRole } from '../components/needs-role.js';
+import { useAllowed } from '../role.js';
 import { useJson } from '../use-json.js';
 import type { NoiseMarkJson, NoiseSuggestionJson } from '../wire.js';
 
@@ -18,6 +20,7 @@ export function NoiseView({ token, onBadToken }: { token: string; onBadToken: ()
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [said, setSaid] = useState('');
+  const canMark = useAllowed('write');
   const queue = useJson<{ suggestions: NoiseSuggestionJson[] }>(
     `/v1/noise/suggestions?k=${K}`,
     token,
@@ -44,6 +47,7 @@ export function NoiseView({ token, onBadToken }: { token: string; onBadToken: ()
       <p class="note" role="status" hidden={said === ''}>
         {said}
       </p>
+      {!canMark && <NeedsRole need="write" what="Marking a document as junk or a keeper" />}
       {error !== null && <ErrorNote error={error} forbidden={WRITE_ONLY} />}
       <section class="card" aria-labelledby="queue-title">
         <h2 id="queue-title">Suggestions</h2>
@@ -73,25 +77,27 @@ export function NoiseView({ token, onBadToken }: { token: string; onBadToken: ()
                       </span>
                     </div>
                     <FeatureBars features={s.features} />
-                    <div class="row">
-                      <button
-                        type="button"
-                        disabled={busy === s.doc_id}
-                        aria-label={`Mark ${nameOf(s)} as junk`}
-                        onClick={() => mark(s.doc_id, true)}
-                      >
-                        Junk
-                      </button>
-                      <button
-                        type="button"
-                        class="quiet"
-                        disabled={busy === s.doc_id}
-                        aria-label={`Keep ${nameOf(s)}`}
-                        onClick={() => mark(s.doc_id, false)}
-                      >
-                        Keep
-                      </button>
-                    </div>
+                    {canMark && (
+                      <div class="row">
+                        <button
+                          type="button"
+                          disabled={busy === s.doc_id}
+                          aria-label={`Mark ${nameOf(s)} as junk`}
+                          onClick={() => mark(s.doc_id, true)}
+                        >
+                          Junk
+                        </button>
+                        <button
+                          type="button"
+                          class="quiet"
+                          disabled={busy === s.doc_id}
+                          aria-label={`Keep ${nameOf(s)}`}
+                          onClick={() => mark(s.doc_id, false)}
+                        >
+                          Keep
+                        </button>
+                      </div>
+                    )}
                   </li>
                 ))}
               </ol>
@@ -112,7 +118,7 @@ export function NoiseView({ token, onBadToken }: { token: string; onBadToken: ()
                   <tr>
                     <th scope="col">Document</th>
                     <th scope="col">Mark</th>
-                    <th scope="col">Change</th>
+                    {canMark && <th scope="col">Change</th>}
                   </tr>
                 </thead>
                 <tbody>
@@ -125,17 +131,19 @@ export function NoiseView({ token, onBadToken }: { token: string; onBadToken: ()
                       <td>
                         <span class={`tag ${m.noisy ? 'bad' : 'ok'}`}>{m.noisy ? 'junk' : 'keeper'}</span>
                       </td>
-                      <td>
-                        <button
-                          type="button"
-                          class="quiet nowrap"
-                          disabled={busy === m.doc_id}
-                          aria-label={`${m.noisy ? 'Keep instead' : 'Junk instead'}: ${nameOf(m)}`}
-                          onClick={() => mark(m.doc_id, !m.noisy)}
-                        >
-                          {m.noisy ? 'Keep instead' : 'Junk instead'}
-                        </button>
-                      </td>
+                      {canMark && (
+                        <td>
+                          <button
+                            type="button"
+                            class="quiet nowrap"
+                            disabled={busy === m.doc_id}
+                            aria-label={`${m.noisy ? 'Keep instead' : 'Junk instead'}: ${nameOf(m)}`}
+                            onClick={() => mark(m.doc_id, !m.noisy)}
+                          >
+                            {m.noisy ? 'Keep instead' : 'Junk instead'}
+                          </button>
+                        </td>
+                      )}
                     </tr>
                   ))}
                 </tbody>
