@@ -8,6 +8,7 @@ import { useAllowed } from '../role.js';
 import { useJson } from '../use-json.js';
 import type { BatchJson } from '../wire.js';
 import { ErrorNote } from './error-note.js';
+import { LoadedTable } from './loaded-table.js';
 import { NeedsRole } from './needs-role.js';
 
 const LIMIT = 20;
@@ -56,91 +57,79 @@ export function BatchesList(props: { token: string; version: number; onChanged: 
           forbidden="Undoing a batch needs an admin token; this token’s role is lower."
         />
       )}
-      {loaded.state === 'loading' && <p class="muted">Loading the batches…</p>}
-      {loaded.state === 'failed' && <ErrorNote error={loaded.error} />}
-      {loaded.state === 'ok' &&
-        (loaded.value.batches.length === 0 ? (
-          <p class="muted">No batches yet.</p>
-        ) : (
-          <div class="table-wrap" tabIndex={0} role="region" aria-label="Batches (scrolls sideways)">
-            <table class="grid" data-testid="batches">
-              <thead>
-                <tr>
-                  <th scope="col">Batch</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" class="num">
-                    Added
-                  </th>
-                  <th scope="col" class="num optional">
-                    Updated
-                  </th>
-                  <th scope="col" class="num">
-                    Removed
-                  </th>
-                  <th scope="col" class="num optional">
-                    Failed
-                  </th>
-                  {canUndo && <th scope="col">Undo</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {loaded.value.batches.map((b) => (
-                  <tr key={b.id}>
-                    <th scope="row">
-                      {b.label === '' ? <code>{b.id}</code> : b.label}
-                      <span class="muted small">{new Date(b.startedAt).toLocaleString()}</span>
-                    </th>
-                    <td>
-                      <span
-                        class={`tag ${b.status === 'done' ? 'ok' : b.status === 'interrupted' ? 'bad' : ''}`}
-                      >
-                        {b.status.replace('_', ' ')}
-                      </span>
-                    </td>
-                    <td class="num">{b.added}</td>
-                    <td class="num optional">{b.updated}</td>
-                    <td class="num">{b.removed}</td>
-                    <td class="num optional">{b.failed}</td>
-                    {canUndo && (
-                      <td>
-                        {b.status === 'rolled_back' || b.status === 'running' ? (
-                          <span class="muted">—</span>
-                        ) : asking === b.id ? (
-                          <div class="confirm" role="group" aria-label={`Confirm undoing batch ${b.id}`}>
-                            <span class="small">Undo this batch?</span>
-                            <button
-                              type="button"
-                              disabled={busy}
-                              onClick={() => undo(b.id)}
-                              ref={focusOnMount}
-                            >
-                              Yes, undo
-                            </button>
-                            <button type="button" class="quiet" onClick={() => setAsking(null)}>
-                              Cancel
-                            </button>
-                          </div>
-                        ) : (
-                          <button
-                            type="button"
-                            class="quiet"
-                            aria-label={`Undo batch ${b.label === '' ? b.id : b.label}`}
-                            onClick={() => {
-                              setDone(null);
-                              setAsking(b.id);
-                            }}
-                          >
-                            Undo
-                          </button>
-                        )}
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ))}
+      <LoadedTable
+        loaded={loaded}
+        items={(v) => v.batches}
+        label="Batches"
+        testId="batches"
+        loading="Loading the batches…"
+        empty="No batches yet."
+        head={
+          <tr>
+            <th scope="col">Batch</th>
+            <th scope="col">Status</th>
+            <th scope="col" class="num">
+              Added
+            </th>
+            <th scope="col" class="num optional">
+              Updated
+            </th>
+            <th scope="col" class="num">
+              Removed
+            </th>
+            <th scope="col" class="num optional">
+              Failed
+            </th>
+            {canUndo && <th scope="col">Undo</th>}
+          </tr>
+        }
+        row={(b) => (
+          <tr key={b.id}>
+            <th scope="row">
+              {b.label === '' ? <code>{b.id}</code> : b.label}
+              <span class="muted small">{new Date(b.startedAt).toLocaleString()}</span>
+            </th>
+            <td>
+              <span class={`tag ${b.status === 'done' ? 'ok' : b.status === 'interrupted' ? 'bad' : ''}`}>
+                {b.status.replace('_', ' ')}
+              </span>
+            </td>
+            <td class="num">{b.added}</td>
+            <td class="num optional">{b.updated}</td>
+            <td class="num">{b.removed}</td>
+            <td class="num optional">{b.failed}</td>
+            {canUndo && (
+              <td>
+                {b.status === 'rolled_back' || b.status === 'running' ? (
+                  <span class="muted">—</span>
+                ) : asking === b.id ? (
+                  <div class="confirm" role="group" aria-label={`Confirm undoing batch ${b.id}`}>
+                    <span class="small">Undo this batch?</span>
+                    <button type="button" disabled={busy} onClick={() => undo(b.id)} ref={focusOnMount}>
+                      Yes, undo
+                    </button>
+                    <button type="button" class="quiet" onClick={() => setAsking(null)}>
+                      Cancel
+                    </button>
+                  </div>
+                ) : (
+                  <button
+                    type="button"
+                    class="quiet"
+                    aria-label={`Undo batch ${b.label === '' ? b.id : b.label}`}
+                    onClick={() => {
+                      setDone(null);
+                      setAsking(b.id);
+                    }}
+                  >
+                    Undo
+                  </button>
+                )}
+              </td>
+            )}
+          </tr>
+        )}
+      />
     </section>
   );
 }

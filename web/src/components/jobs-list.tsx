@@ -8,6 +8,7 @@ import { useAllowed } from '../role.js';
 import { useJson } from '../use-json.js';
 import type { JobJson, JobsJson } from '../wire.js';
 import { ErrorNote } from './error-note.js';
+import { LoadedTable } from './loaded-table.js';
 import { NeedsRole } from './needs-role.js';
 
 const LIMIT = 50;
@@ -64,66 +65,57 @@ function Jobs(props: { token: string; version: number; onChanged: () => void }) 
           forbidden="Retrying a job needs an admin token; this token’s role is lower."
         />
       )}
-      {loaded.state === 'loading' && <p class="muted">Loading the jobs…</p>}
-      {loaded.state === 'failed' && (
-        <ErrorNote
-          error={loaded.error}
-          forbidden="The job list needs a write or admin token; this token can only read."
-        />
-      )}
-      {loaded.state === 'ok' &&
-        (loaded.value.jobs.length === 0 ? (
-          <p class="muted">No jobs yet.</p>
-        ) : (
-          <div class="table-wrap" tabIndex={0} role="region" aria-label="Jobs (scrolls sideways)">
-            <table class="grid" data-testid="jobs">
-              <thead>
-                <tr>
-                  <th scope="col">Job</th>
-                  <th scope="col">State</th>
-                  <th scope="col" class="num">
-                    Attempts
-                  </th>
-                  <th scope="col">Progress</th>
-                  <th scope="col">Retry</th>
-                </tr>
-              </thead>
-              <tbody>
-                {loaded.value.jobs.map((j) => (
-                  <tr key={j.id}>
-                    <th scope="row">
-                      {j.kind}
-                      <span class="muted small">{new Date(j.createdAt).toLocaleString()}</span>
-                      {j.lastError !== null && <span class="small error-text">{j.lastError}</span>}
-                    </th>
-                    <td>
-                      <span class={`tag ${STATE_TAG[j.state]}`}>{j.state}</span>
-                    </td>
-                    <td class="num">
-                      {j.attempts} / {j.maxAttempts}
-                    </td>
-                    <td>{progressLabel(j.progress)}</td>
-                    <td>
-                      {j.state === 'dead' && canRetry ? (
-                        <button
-                          type="button"
-                          class="quiet"
-                          disabled={busy === j.id}
-                          aria-label={`Retry the dead ${j.kind} job ${j.id}`}
-                          onClick={() => retry(j.id)}
-                        >
-                          Retry
-                        </button>
-                      ) : (
-                        <span class="muted">—</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ))}
+      <LoadedTable
+        loaded={loaded}
+        items={(v) => v.jobs}
+        label="Jobs"
+        testId="jobs"
+        loading="Loading the jobs…"
+        empty="No jobs yet."
+        forbidden="The job list needs a write or admin token; this token can only read."
+        head={
+          <tr>
+            <th scope="col">Job</th>
+            <th scope="col">State</th>
+            <th scope="col" class="num">
+              Attempts
+            </th>
+            <th scope="col">Progress</th>
+            <th scope="col">Retry</th>
+          </tr>
+        }
+        row={(j) => (
+          <tr key={j.id}>
+            <th scope="row">
+              {j.kind}
+              <span class="muted small">{new Date(j.createdAt).toLocaleString()}</span>
+              {j.lastError !== null && <span class="small error-text">{j.lastError}</span>}
+            </th>
+            <td>
+              <span class={`tag ${STATE_TAG[j.state]}`}>{j.state}</span>
+            </td>
+            <td class="num">
+              {j.attempts} / {j.maxAttempts}
+            </td>
+            <td>{progressLabel(j.progress)}</td>
+            <td>
+              {j.state === 'dead' && canRetry ? (
+                <button
+                  type="button"
+                  class="quiet"
+                  disabled={busy === j.id}
+                  aria-label={`Retry the dead ${j.kind} job ${j.id}`}
+                  onClick={() => retry(j.id)}
+                >
+                  Retry
+                </button>
+              ) : (
+                <span class="muted">—</span>
+              )}
+            </td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

@@ -6,6 +6,7 @@
 import { useState } from 'preact/hooks';
 import { getJson } from '../api.js';
 import { ErrorNote } from '../components/error-note.js';
+import { LoadedTable } from '../components/loaded-table.js';
 import { FeatureBars } from '../components/feature-bars.js';
 import { NeedsRole } from '../components/needs-role.js';
 import { useAllowed } from '../role.js';
@@ -106,50 +107,45 @@ export function NoiseView({ token, onBadToken }: { token: string; onBadToken: ()
       </section>
       <section class="card" aria-labelledby="marks-title">
         <h2 id="marks-title">Marks</h2>
-        {marks.state === 'loading' && <p class="muted">Loading the marks…</p>}
-        {marks.state === 'failed' && <ErrorNote error={marks.error} />}
-        {marks.state === 'ok' &&
-          (marks.value.marks.length === 0 ? (
-            <p class="muted">No marks yet.</p>
-          ) : (
-            <div class="table-wrap" tabIndex={0} role="region" aria-label="Marks (scrolls sideways)">
-              <table class="grid" data-testid="marks">
-                <thead>
-                  <tr>
-                    <th scope="col">Document</th>
-                    <th scope="col">Mark</th>
-                    {canMark && <th scope="col">Change</th>}
-                  </tr>
-                </thead>
-                <tbody>
-                  {marks.value.marks.map((m) => (
-                    <tr key={m.doc_id}>
-                      <th scope="row">
-                        {m.title === '' ? '(untitled)' : m.title}
-                        <span class="muted small">{m.source}</span>
-                      </th>
-                      <td>
-                        <span class={`tag ${m.noisy ? 'bad' : 'ok'}`}>{m.noisy ? 'junk' : 'keeper'}</span>
-                      </td>
-                      {canMark && (
-                        <td>
-                          <button
-                            type="button"
-                            class="quiet nowrap"
-                            disabled={busy === m.doc_id}
-                            aria-label={`${m.noisy ? 'Keep instead' : 'Junk instead'}: ${nameOf(m)}`}
-                            onClick={() => mark(m.doc_id, !m.noisy)}
-                          >
-                            {m.noisy ? 'Keep instead' : 'Junk instead'}
-                          </button>
-                        </td>
-                      )}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          ))}
+        <LoadedTable
+          loaded={marks}
+          items={(v) => v.marks}
+          label="Marks"
+          testId="marks"
+          loading="Loading the marks…"
+          empty="No marks yet."
+          head={
+            <tr>
+              <th scope="col">Document</th>
+              <th scope="col">Mark</th>
+              {canMark && <th scope="col">Change</th>}
+            </tr>
+          }
+          row={(m) => (
+            <tr key={m.doc_id}>
+              <th scope="row">
+                {m.title === '' ? '(untitled)' : m.title}
+                <span class="muted small">{m.source}</span>
+              </th>
+              <td>
+                <span class={`tag ${m.noisy ? 'bad' : 'ok'}`}>{m.noisy ? 'junk' : 'keeper'}</span>
+              </td>
+              {canMark && (
+                <td>
+                  <button
+                    type="button"
+                    class="quiet nowrap"
+                    disabled={busy === m.doc_id}
+                    aria-label={`${m.noisy ? 'Keep instead' : 'Junk instead'}: ${nameOf(m)}`}
+                    onClick={() => mark(m.doc_id, !m.noisy)}
+                  >
+                    {m.noisy ? 'Keep instead' : 'Junk instead'}
+                  </button>
+                </td>
+              )}
+            </tr>
+          )}
+        />
       </section>
     </div>
   );
