@@ -1,3 +1,5 @@
+import { dot } from './vector.js';
+
 /**
  * Where each of n points sits around a centre, as an angle: the points (rows of equal length d),
  * centred on their mean, are projected on the two leading principal directions of their spread,
@@ -68,12 +70,6 @@ function direction(
   const s = dot(x[0]!, v);
   if (s < 0) for (let t = 0; t < d; t++) v[t] = -v[t]!;
   return v;
-}
-
-function dot(a: Float64Array, b: Float64Array): number {
-  let s = 0;
-  for (let t = 0; t < a.length; t++) s += a[t]! * b[t]!;
-  return s;
 }
 
 function scale(v: Float64Array): Float64Array {

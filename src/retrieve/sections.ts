@@ -29,6 +29,11 @@ export interface SelectionOptions {
   foldNearCopies?: boolean;
 }
 
+/** The pool MMR or Dartboard chooses `k` sections from: ⌈k × oversample⌉ (oversample below 1 reads 1). */
+export function selectionPoolSize(k: number, selection: Pick<SelectionOptions, 'oversample'>): number {
+  return Math.ceil(k * Math.max(1, selection.oversample));
+}
+
 /** The selector's parameters out of the selection settings. */
 export function selectParams(selection: SelectionOptions) {
   const { sigma, diversityWeight, relevanceWeight, lambda, relevance, temperature } = selection;
@@ -144,7 +149,7 @@ export async function searchSections(
   const selecting = selection.method !== 'topk';
   const folding = !selecting && selection.foldNearCopies === true;
   const poolSize = selecting
-    ? Math.ceil(k * Math.max(1, selection.oversample))
+    ? selectionPoolSize(k, selection)
     : folding
       ? k + Math.min(k, NEAR_COPY_SPARE)
       : k;

@@ -1,11 +1,12 @@
 import type { Embedder } from '../embed/embedder.js';
 import { principalAngles } from '../math/principal-angles.js';
+import { cosine } from '../math/vector.js';
 import type { Store } from '../store/store.js';
 import type { ChunkRecord } from '../types.js';
 import { DEFAULT_LEG_FETCH, hybridRetrieve, type HybridOptions } from './hybrid.js';
 import { sectionVectors } from './section-vectors.js';
 import { select } from './select/index.js';
-import { selectParams, type SelectionOptions, type SelectMethod } from './sections.js';
+import { selectionPoolSize, selectParams, type SelectionOptions, type SelectMethod } from './sections.js';
 import { snippet } from './snippet.js';
 
 /** The methods a selection map compares. */
@@ -37,18 +38,9 @@ export interface SelectionMap {
   picks: Record<SelectMethod, number[]>;
 }
 
-/**
- * 1 − cos(a, b) for a unit query `a` and a unit or zero vector `b`: 1 when `b` is zero (no
- * direction: neither near nor far). Both of length d.
- */
+/** 1 − cos(a, b) (`math/vector.ts` `cosine`): 1 when either is a zero vector (no direction). */
 export function cosineDistance(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let nb = 0;
-  for (let t = 0; t < a.length; t++) {
-    dot += a[t]! * b[t]!;
-    nb += b[t]! * b[t]!;
-  }
-  return nb === 0 ? 1 : 1 - dot / Math.sqrt(nb);
+  return 1 - cosine(a, b);
 }
 
 /**
@@ -65,7 +57,7 @@ export async function selectionMap(
   selection: SelectionOptions,
 ): Promise<SelectionMap> {
   const k = Math.max(0, Math.floor(limit));
-  const poolSize = Math.ceil(k * Math.max(1, selection.oversample));
+  const poolSize = selectionPoolSize(k, selection);
   const r = await hybridRetrieve(store, embedder, text, {
     ...retrieval,
     fetch: DEFAULT_LEG_FETCH(poolSize),
