@@ -6,7 +6,8 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['dist/cli/main.js', 'dist/cli/io.js'],
+  // The batch-search worker is its own entry: a worker thread is started from a file.
+  entryPoints: ['dist/cli/main.js', 'dist/cli/io.js', 'dist/cli/batch-search-worker.js'],
   outdir: 'dist/cli-bundle',
   bundle: true,
   splitting: true,

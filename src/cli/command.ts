@@ -1,4 +1,4 @@
-import type { Vault } from '../index.js';
+import type { OpenVaultOptions, Vault } from '../index.js';
 import type { CliIO } from './io.js';
 import type { OptionSpec, ParsedValues } from './options.js';
 
@@ -13,6 +13,8 @@ export interface CommandContext {
    * commands that only read: a missing vault is then exit 3 and nothing is ever created or changed.
    */
   openVault: (extra?: { allowEmbedderMismatch?: boolean; readonly?: boolean }) => Promise<Vault>;
+  /** What `openVault` opens the vault with, as plain data (a worker thread opens the same vault). */
+  openOptions: Pick<OpenVaultOptions, 'overrides' | 'env' | 'configFile'>;
   /** Aborted by SIGINT/SIGTERM: long commands stop after the current document (exit 130). */
   signal: AbortSignal;
   json: boolean;

@@ -95,6 +95,11 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   const overrides: Partial<Record<ConfigKey, unknown>> = {};
   for (const [n, o] of Object.entries(specs))
     if (o.config !== undefined && values[n] !== undefined) overrides[o.config] = values[n];
+  const openOptions = {
+    overrides,
+    env: io.env,
+    ...(typeof values.config === 'string' ? { configFile: values.config } : {}),
+  };
   const json = values.json === true;
   const quiet = values.quiet === true;
   let vault: Vault | undefined;
@@ -112,14 +117,13 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       openVault: async (extra = {}) => {
         const { Vault: VaultClass } = await import('../vault.js');
         vault = await VaultClass.open({
-          overrides,
-          env: io.env,
+          ...openOptions,
           logger: { warn: (m) => io.stderr.write(`${m}\n`) },
-          ...(typeof values.config === 'string' ? { configFile: values.config } : {}),
           ...extra,
         });
         return vault;
       },
+      openOptions,
     });
   } catch (e) {
     const err = isQuiverError(e)

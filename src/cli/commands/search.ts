@@ -1,12 +1,14 @@
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { QuiverError } from '../../errors.js';
 import type { SectionHit } from '../../index.js';
 import { hasSearchableWord } from '../../retrieve/query-terms.js';
-import { str, type Command, type CommandContext } from '../command.js';
+import { num, str, type Command, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { markdownToPlain, snippetToPlain } from '../../text/plain-text.js';
 import { styler } from '../style.js';
 import { contextJson, hitJson, searchJson } from '../../wire/hits.js';
+import { searchInWorkers } from '../batch-search.js';
 import { jsonLine } from '../json-line.js';
 import { whereLabel } from './where-label.js';
 import { RANKED_LIST_OPTIONS, RETRIEVAL_OPTIONS, searchOptionsFrom } from './retrieval-flags.js';
@@ -75,14 +77,32 @@ async function batchSearch(ctx: CommandContext, file: string): Promise<number> {
       throw new QuiverError('BAD_INPUT', `quiver search: ${file} line ${n} has no word to search for`);
     return { id: o.id ?? o._id ?? n, text };
   });
+  // Opened here even when workers answer: a missing vault or a mismatched embedder is reported once.
   const vault = await ctx.openVault({ readonly: true });
   const opts = searchOptionsFrom(ctx.values);
+  const jobs = batchJobs(num(ctx.values, 'jobs'), queries.length);
+  if (jobs > 1) {
+    await searchInWorkers(queries, { open: ctx.openOptions, options: opts }, jobs, ctx.out, ctx.signal);
+    return EXIT.OK;
+  }
   for (const q of queries) {
     const r = await vault.search(q.text, opts);
     ctx.out(jsonLine({ id: q.id, results: r.hits.map(hitJson) }));
   }
   return EXIT.OK;
 }
+
+/**
+ * Worker threads for a batch: `--jobs` when given, else one per core (at most `MAX_AUTO_JOBS`)
+ * once there are `WORKERS_FROM` queries; a smaller batch stays in this thread, since each worker
+ * first opens the vault and loads its indexes (a few hundred ms on a large vault).
+ */
+export function batchJobs(asked: number | undefined, queries: number): number {
+  if (asked !== undefined) return asked;
+  return queries >= WORKERS_FROM ? Math.min(availableParallelism(), MAX_AUTO_JOBS) : 1;
+}
+const WORKERS_FROM = 200;
+const MAX_AUTO_JOBS = 4;
 
 export const searchCommand: Command = {
   name: 'search',
@@ -96,6 +116,11 @@ export const searchCommand: Command = {
       help: 'JSONL file of {"id", "text"} (- for standard input): one JSON result line per query',
     },
     ids: { type: 'boolean', help: 'print only the section ids, one per line (for scripts)' },
+    jobs: {
+      type: 'integer',
+      min: 1,
+      help: `worker threads for --queries (default: one per core, up to ${MAX_AUTO_JOBS}, from ${WORKERS_FROM} queries)`,
+    },
   },
   maxArgs: null,
   async run(ctx) {
