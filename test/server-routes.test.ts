@@ -643,6 +643,8 @@ describe('roles: a read token changes nothing', () => {
       'GET /v1/tokens': undefined,
       'POST /v1/tokens': { role: 'admin', label: 'sneaky' },
       'DELETE /v1/tokens/:id': undefined,
+      'POST /v1/evals': undefined,
+      'POST /v1/evals/beir': { path: '/' },
     };
     const guarded = ROUTES.filter((r) => r.role !== 'read');
     // Every guarded route is in the table, so a new one cannot slip past this test.

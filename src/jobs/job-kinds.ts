@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { QuiverError } from '../errors.js';
+import type { EvalPayload } from './eval-job.js';
 
 /**
  * The kinds of background work and their payloads. A payload is JSON kept in the store; a handler
  * (`run-job.ts`) checks it again before acting, since the row may have been written by another
  * release or by hand.
  */
-export const JOB_KINDS = ['ingest', 'reindex', 'refit', 'index', 'noise-fit'] as const;
+export const JOB_KINDS = ['ingest', 'reindex', 'refit', 'index', 'noise-fit', 'eval'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** An uploaded file kept as a store blob until its ingest job is done. */
@@ -41,6 +42,7 @@ export interface PayloadOf {
   refit: Record<string, never>;
   index: Record<string, never>;
   'noise-fit': Record<string, never>;
+  eval: EvalPayload;
 }
 
 export function isJobKind(v: unknown): v is JobKind {

@@ -4,6 +4,7 @@ import type { AddInput } from '../ingest/ingest.js';
 import { isUnder } from '../ingest/path-under.js';
 import type { JobRecord } from '../store/store.js';
 import type { Vault } from '../vault.js';
+import { runEvalJob } from './eval-job.js';
 import { ingestPayload, isJobKind } from './job-kinds.js';
 
 /** What a handler is given besides the job: progress reports and a stop signal. */
@@ -68,6 +69,8 @@ export async function runJob(
         unknown
       >;
     }
+    case 'eval':
+      return runEvalJob(vault, job, ctx);
   }
 }
 

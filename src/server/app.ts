@@ -21,6 +21,7 @@ import { VERSION } from '../version.js';
 import { RateLimiter } from './rate-limit.js';
 import { parseBody, type AppDeps, type Ctx, type Env, type Route } from './route.js';
 import { ROUTES } from './routes/index.js';
+import { mountEvalReports } from './routes/eval-routes.js';
 import { allows, verifyToken } from './tokens.js';
 
 export type { AppDeps } from './route.js';
@@ -77,6 +78,8 @@ export function createApp(deps: AppDeps, routes: readonly Route[] = ROUTES): Hon
   app.get('/docs', (c) => c.html(page));
   // The web page and its assets (dist/web): public files; the page asks the API with a token.
   mountPage(app);
+  // An eval report by its signed link (a frame cannot send the token); see eval-routes.ts.
+  mountEvalReports(app, deps);
   for (const route of routes) {
     const limit = route.multipart === true ? maxUpload : maxBody;
     app.on(

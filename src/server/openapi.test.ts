@@ -32,6 +32,7 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   'POST /v1/feedback': { question: 'q', sectionId: 's#0', signal: 'up' },
   'POST /v1/learning': { on: true },
   'POST /v1/noise/marks': { document: 'd', noisy: true, reason: 'junk' },
+  'POST /v1/evals/beir': { path: 'data/scifact', split: 'test', limit: 10, answer: false },
 };
 
 /**

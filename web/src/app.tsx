@@ -11,6 +11,7 @@ import { isRole, RoleContext, type Role } from './role.js';
 import { forgetToken, loadToken, saveToken } from './token.js';
 import { AskView } from './views/ask-view.js';
 import { DocumentsView } from './views/documents-view.js';
+import { EvalView } from './views/eval-view.js';
 import { FeedbackView } from './views/feedback-view.js';
 import { NoiseView } from './views/noise-view.js';
 import { VIEWS, viewOf, type ViewId } from './views.js';
@@ -86,6 +87,7 @@ export function App() {
               {view === 'documents' && <DocumentsView token={token} onBadToken={forget} />}
               {view === 'feedback' && <FeedbackView token={token} onBadToken={forget} />}
               {view === 'noise' && <NoiseView token={token} onBadToken={forget} />}
+              {view === 'eval' && <EvalView token={token} onBadToken={forget} />}
             </RoleContext.Provider>
           )}
         </ErrorBoundary>

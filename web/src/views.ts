@@ -7,6 +7,7 @@ export const VIEWS = [
   { id: 'documents', label: 'Documents' },
   { id: 'feedback', label: 'Feedback' },
   { id: 'noise', label: 'Noise' },
+  { id: 'eval', label: 'Evaluation' },
 ] as const;
 
 export type ViewId = (typeof VIEWS)[number]['id'];

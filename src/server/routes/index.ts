@@ -1,6 +1,7 @@
 import type { Route } from '../route.js';
 import { ADMIN_ROUTES } from './admin-routes.js';
 import { DOCUMENT_ROUTES } from './document-routes.js';
+import { EVAL_ROUTES } from './eval-routes.js';
 import { JOB_ROUTES } from './job-routes.js';
 import { QUALITY_ROUTES } from './quality-routes.js';
 import { SEARCH_ROUTES } from './search-routes.js';
@@ -12,4 +13,5 @@ export const ROUTES: readonly Route[] = [
   ...DOCUMENT_ROUTES,
   ...JOB_ROUTES,
   ...QUALITY_ROUTES,
+  ...EVAL_ROUTES,
 ];

@@ -1,0 +1,87 @@
+/**
+ * Where an eval job is: the same progress bar as an ingest's, counting questions (over every
+ * config compared) or, for a BEIR folder, first the corpus files ingested into a throwaway vault;
+ * then Done, or why it died.
+ */
+import { progressOf } from '../job-events.js';
+import type { JobRun } from '../use-job-run.js';
+import type { JobJson } from '../wire.js';
+import { ErrorNote } from './error-note.js';
+
+export function EvalProgress(props: { run: JobRun; forbidden: string }) {
+  const { run, forbidden } = props;
+  if (run.phase === 'idle') return null;
+  if (run.phase === 'failed' && run.job === null)
+    return (
+      <div class="job-run">
+        <ErrorNote error={run.error} forbidden={forbidden} />
+      </div>
+    );
+  const job = run.phase === 'sending' ? null : run.job;
+  const bar = barOf(job);
+  return (
+    <div class="job-run" data-testid="eval-run">
+      <p class="job-title">
+        <strong>{run.label}</strong>
+        {job !== null && (
+          <span class={`tag ${job.state === 'done' ? 'ok' : job.state === 'dead' ? 'bad' : ''}`}>
+            {job.state}
+          </span>
+        )}
+      </p>
+      <div
+        class={`progress ${job?.state === 'dead' ? 'dead' : ''}`}
+        role="progressbar"
+        aria-label={`Progress: ${run.label}`}
+        aria-valuemin={0}
+        aria-valuemax={bar.max}
+        aria-valuenow={bar.now}
+        aria-valuetext={bar.text}
+      >
+        <span class="progress-fill" style={{ width: `${(100 * bar.now) / bar.max}%` }} />
+      </div>
+      <p class="small" role="status" aria-live="polite">
+        {bar.text}
+      </p>
+      {run.phase === 'failed' && <ErrorNote error={run.error} forbidden={forbidden} />}
+      {job?.state === 'dead' && (
+        <div class="note error" role="alert">
+          <p>
+            <strong>The evaluation failed</strong> after {job.attempts} of {job.maxAttempts} attempts
+            {job.lastError === null ? '.' : `: ${job.lastError}`}
+          </p>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The bar's position and its words, from the job's state and progress report. */
+function barOf(job: JobJson | null): { now: number; max: number; text: string } {
+  if (job === null) return { now: 0, max: 1, text: 'Sending…' };
+  const p = progressOf(job);
+  if (job.state === 'done') {
+    // A quick run can end before a report of its progress was kept: its result counts the same.
+    const r = job.result as { questions?: unknown; configs?: unknown } | null;
+    const measured =
+      typeof r?.questions === 'number' && Array.isArray(r.configs) ? r.questions * r.configs.length : 0;
+    const total = p?.total ?? (measured > 0 ? measured : 1);
+    return { now: total, max: total, text: 'Done: the report is below.' };
+  }
+  if (job.state === 'dead') return { now: p?.done ?? 0, max: p?.total ?? 1, text: 'Failed.' };
+  if (p === null)
+    return {
+      now: 0,
+      max: 1,
+      text: job.state === 'queued' ? 'Queued: waiting for the worker…' : 'Started…',
+    };
+  const stage = job.progress?.stage;
+  const config = job.progress?.config;
+  if (stage === 'ingest')
+    return { now: p.done, max: p.total, text: `Ingesting the corpus: ${p.done} of ${p.total} files…` };
+  return {
+    now: p.done,
+    max: p.total,
+    text: `Measured ${p.done} of ${p.total} questions${typeof config === 'string' ? ` (${config})` : ''}…`,
+  };
+}
