@@ -3,10 +3,11 @@
 // fact-id judge, must reproduce every value, numerator, denominator and Undefined.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { labClaims, labInput, type GroundingLabModel } from './grounding-lab.js';
 import { measureGrounding } from './grounding.js';
 import type { GroundingInput, GroundingResult } from './grounding.js';
 import { createFactIdJudge } from './judges/fact-id.js';
-import type { Judge, RequiredFact } from './judges/judge.js';
+import type { Judge } from './judges/judge.js';
 import { createLexicalJudge } from './judges/lexical.js';
 import type { Measurement } from './measurement.js';
 
@@ -26,37 +27,18 @@ interface State {
   completeness: Expected | null;
   claims: { fact: string; text: string; cites: string | null }[];
 }
-interface Fixture {
-  sources: Record<string, { text: string; facts: string[]; relevant: boolean }>;
-  required: string[];
-  contexts: Record<string, string[]>;
-  answers: Record<string, string[]>;
-  citation_rules: string[];
-  states: State[];
-}
 
 const fixture = JSON.parse(
   readFileSync(new URL('./fixtures/grounding-states.json', import.meta.url), 'utf8'),
-) as Fixture;
+) as Omit<GroundingLabModel, 'states'> & { states: State[] };
 
 /** Text phrasings of the required facts, for the text-matching variant of completeness. */
 const PHRASINGS: Record<string, string> = { day: 'Tuesday', time: '10:00', fee: '4 fictional credits' };
 
+/** The shared mapping of the lab (`labInput`); 'phrasings' swaps the {id} facts for plain strings matched on the text. */
 function inputFor(state: State, judge: Judge, facts: 'ids' | 'phrasings'): GroundingInput {
-  const retrieved = (fixture.contexts[state.context] ?? []).map((id) => {
-    const s = fixture.sources[id]!;
-    return { id, relevant: s.relevant, text: s.text, factIds: s.facts };
-  });
-  const claims = state.claims.map((c) => ({
-    text: c.text,
-    factIds: [c.fact],
-    citations: c.cites === null ? [] : [c.cites],
-  }));
-  // 'ids': {id} facts matched by the claims' fact ids; 'phrasings': plain strings matched on the text.
-  const requiredFacts: RequiredFact[] = fixture.required.map((id) =>
-    facts === 'ids' ? { id, phrasings: [] } : (PHRASINGS[id] ?? id),
-  );
-  return { retrieved, claims, requiredFacts, answerText: claims.map((c) => c.text).join(' '), judge };
+  const required = facts === 'ids' ? undefined : fixture.required.map((id) => PHRASINGS[id] ?? id);
+  return labInput(fixture, state.context, state.claims, judge, required);
 }
 
 function expectMatches(got: Measurement, want: Expected | null, label: string): void {
@@ -86,6 +68,13 @@ describe('grounding teaching model (seed 000)', () => {
     const keys = new Set(fixture.states.map((s) => `${s.context}/${s.answer}/${s.citation_rule}`));
     expect(keys.size).toBe(120);
     for (const s of fixture.states) expect(s.claims.map((c) => c.fact)).toEqual(fixture.answers[s.answer]);
+  });
+
+  it('the lab derives every state’s claims and citations from its answer bundle and citation rule', () => {
+    for (const s of fixture.states) {
+      const selection = { context: s.context, answer: s.answer, citationRule: s.citation_rule };
+      expect(labClaims(fixture, selection), `${s.context}/${s.answer}/${s.citation_rule}`).toEqual(s.claims);
+    }
   });
 
   it('the fact-id judge reproduces all 120 states (completeness by claim fact ids)', async () => {
