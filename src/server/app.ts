@@ -23,6 +23,7 @@ import { parseBody, type AppDeps, type Ctx, type Env, type Route } from './route
 import { ROUTES } from './routes/index.js';
 import { mountEvalReports } from './routes/eval-routes.js';
 import { allows, verifyToken } from './tokens.js';
+import { mountMcp, type Authorize } from '../mcp/http.js';
 
 export type { AppDeps } from './route.js';
 export { ROUTES } from './routes/index.js';
@@ -44,6 +45,29 @@ export function createApp(deps: AppDeps, routes: readonly Route[] = ROUTES): Hon
   const maxBody = deps.limits?.maxBodyBytes ?? 1_048_576;
   const maxUpload = deps.limits?.maxUploadBytes ?? 50 * 1_048_576;
   const readDeps: AppDeps = { ...deps, writer: deps.reader };
+  /** The request's bearer token, checked, counted against its rate limit and its role: null when it may go on. */
+  const authorize: Authorize = async (c, needed) => {
+    const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
+    const token = m === null ? null : await verifyToken(deps.reader.store, m[1]!);
+    if (token === null)
+      return failure(c, 401, 'UNAUTHORIZED', 'quiver: a valid bearer token is needed', {
+        'WWW-Authenticate': 'Bearer',
+      });
+    const rate = limiter.take(token.id);
+    if (!rate.allowed)
+      return failure(c, 429, 'RATE_LIMITED', 'quiver: too many requests for this token', {
+        'Retry-After': String(rate.retryAfter),
+      });
+    if (!allows(token.role, needed))
+      return failure(
+        c,
+        403,
+        'FORBIDDEN',
+        `quiver: this route needs a ${needed} token, this one is ${token.role}`,
+      );
+    c.set('token', { id: token.id, role: token.role });
+    return null;
+  };
   const app = new Hono<Env>();
   app.onError((e, c) => {
     const r = errorReply(e);
@@ -80,6 +104,8 @@ export function createApp(deps: AppDeps, routes: readonly Route[] = ROUTES): Hon
   mountPage(app);
   // An eval report by its signed link (a frame cannot send the token); see eval-routes.ts.
   mountEvalReports(app, deps);
+  // MCP over Streamable HTTP, behind the same tokens and limits; a token's role decides its tools.
+  mountMcp(app, deps, authorize, maxBody);
   for (const route of routes) {
     const limit = route.multipart === true ? maxUpload : maxBody;
     app.on(
@@ -94,25 +120,8 @@ export function createApp(deps: AppDeps, routes: readonly Route[] = ROUTES): Hon
           }),
       }),
       async (c) => {
-        const m = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
-        const token = m === null ? null : await verifyToken(deps.reader.store, m[1]!);
-        if (token === null)
-          return failure(c, 401, 'UNAUTHORIZED', 'quiver: a valid bearer token is needed', {
-            'WWW-Authenticate': 'Bearer',
-          });
-        const rate = limiter.take(token.id);
-        if (!rate.allowed)
-          return failure(c, 429, 'RATE_LIMITED', 'quiver: too many requests for this token', {
-            'Retry-After': String(rate.retryAfter),
-          });
-        if (!allows(token.role, route.role))
-          return failure(
-            c,
-            403,
-            'FORBIDDEN',
-            `quiver: this route needs a ${route.role} token, this one is ${token.role}`,
-          );
-        c.set('token', { id: token.id, role: token.role });
+        const refused = await authorize(c, route.role);
+        if (refused !== null) return refused;
         const body = route.body === undefined ? undefined : await parseBody(c, route.body);
         return route.handle(c, route.role === 'read' ? readDeps : deps, body);
       },

@@ -85,6 +85,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./serve.js')).serveCommand,
   },
   {
+    name: 'mcp',
+    summary:
+      'serve the vault to an agent over MCP on stdio (tools, resources, prompts; quiver serve has it at /mcp)',
+    load: async () => (await import('./mcp.js')).mcpCommand,
+  },
+  {
     name: 'queue',
     summary: 'background jobs: list, drain (run what is due), work, retry a dead job, purge-dead',
     load: async () => (await import('./queue.js')).queueCommand,

@@ -1,0 +1,83 @@
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { QuiverError } from '../errors.js';
+import type { IngestPayload } from '../jobs/job-kinds.js';
+import { findJob, submitJob } from '../jobs/queue.js';
+import { runNext } from '../jobs/worker.js';
+import type { JobRecord } from '../store/store.js';
+import type { Vault } from '../vault.js';
+
+/** How often a job another worker runs is looked at (as `GET /v1/jobs/:id/events` does). */
+const FOLLOW_MS = 250;
+
+/** What the MCP `add` tool is told while its job runs. */
+export interface AddJobOptions {
+  /** Aborted when the client cancels the call: the job is stopped (dead, "cancelled by the client"). */
+  signal: AbortSignal;
+  /** Documents done of total, and the one just done. */
+  onProgress: (done: number, total: number | undefined, source: string) => void;
+}
+
+const isFinal = (j: JobRecord): boolean => j.state === 'done' || j.state === 'dead';
+
+/**
+ * An ingest as a queue job, as `POST /v1/documents` makes one (`submitJob`: the same record, the
+ * same idempotence key, listed by `quiver queue list` and `/v1/jobs`), run at once by this process
+ * as the queue's worker (`runNext`, which also runs any ingest queued before it) so the call ends
+ * with the job's result. When another worker (`quiver serve`'s) took the job first, the call
+ * follows it instead. Cancelling stops a job this process runs: it is recorded dead with the
+ * reason, the document in hand is finished and the batch marked interrupted (undoable); a job
+ * another worker runs goes on there.
+ */
+export async function addAsJob(
+  vault: Vault,
+  payload: IngestPayload,
+  options: AddJobOptions,
+): Promise<JobRecord> {
+  const { signal } = options;
+  const job = await submitJob(vault, 'ingest', payload);
+  const stop = new AbortController();
+  const cancel = (): void => {
+    void stopHere(vault, job.id).finally(() => stop.abort());
+  };
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    for (;;) {
+      const now = await findJob(vault, job.id);
+      if (isFinal(now)) return now;
+      if (stop.signal.aborted) throw new QuiverError('ABORTED', `quiver: add cancelled (job ${job.id})`);
+      const ran = await runNext(vault, {
+        kinds: ['ingest'],
+        signal: stop.signal,
+        onProgress: (j, p) => {
+          if (j.id === job.id) report(options, p);
+        },
+      });
+      if (ran !== null) continue;
+      // Another worker holds it: follow its progress until it ends.
+      if (now.progress !== null) report(options, now.progress);
+      await sleep(FOLLOW_MS, undefined, { signal: stop.signal }).catch(() => undefined);
+    }
+  } finally {
+    signal.removeEventListener('abort', cancel);
+  }
+}
+
+function report(options: AddJobOptions, p: Record<string, unknown>): void {
+  const done = typeof p.done === 'number' ? p.done : 0;
+  const total = typeof p.total === 'number' ? p.total : undefined;
+  options.onProgress(done, total, typeof p.source === 'string' ? p.source : '');
+}
+
+/**
+ * Record the job dead ("cancelled by the client") when this process's worker holds its lease, as
+ * a worker records a failure that another attempt cannot help; the worker then loses the lease
+ * and stops after the document in hand. A job leased by another process is left to it.
+ */
+async function stopHere(vault: Vault, id: string): Promise<void> {
+  const j = await vault.store.getJob(id);
+  const w = j?.worker;
+  if (j?.state !== 'leased' || w === null || w === undefined) return;
+  if (w.pid !== process.pid || w.host !== hostname()) return;
+  await vault.store.failJob(id, w, 'quiver: cancelled by the client', null, Date.now());
+}
