@@ -227,6 +227,32 @@ describe('quiver serve (the command)', () => {
     });
     expect(code).toBe(0);
   }, 60_000);
+
+  it('prints a link that opens the page with the first admin token, as Jupyter does', async () => {
+    const vault = join(tmp.dir, 'cli-link.db');
+    const child = spawn(process.execPath, ['bin/quiver.js', 'serve', '--port', '0', '--vault', vault], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const link = await new Promise<string>((resolve, reject) => {
+        const lines = createInterface({ input: child.stdout });
+        lines.on('line', (l) => {
+          const m = /^\s+(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/.exec(l);
+          if (m !== null) resolve(m[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
+      });
+      const url = new URL(link);
+      const token = url.searchParams.get('token')!;
+      const page = await fetch(link);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+      const res = await fetch(`${url.origin}/readyz`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 60_000);
 });
 
 describe('quiver token', () => {

@@ -66,6 +66,22 @@ describe('the web page', () => {
     ]);
   });
 
+  it('takes a token from the link quiver serve prints: kept in the session, gone from the address', async () => {
+    const tab = await rig.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await tab.goto(`${server.served.url}/?token=${encodeURIComponent(server.token)}#/documents`);
+      await tab.getByTestId('documents').waitFor();
+      expect(new URL(tab.url()).search).toBe('');
+      expect(new URL(tab.url()).hash).toBe('#/documents');
+      expect(await tab.evaluate(() => sessionStorage.getItem('quiver.token'))).toBe(server.token);
+      // The new tab's blank page and this one: the address was replaced, not pushed, so Back never
+      // shows the link with the token again.
+      expect(await tab.evaluate(() => history.length)).toBe(2);
+    } finally {
+      await tab.close();
+    }
+  });
+
   it('streams the answer: context first, tokens before done, the page showing what streamed', async () => {
     await page.evaluate(() => ((window as unknown as { __askEvents: unknown[] }).__askEvents.length = 0));
     await ask(page, DEMO_QUESTION);

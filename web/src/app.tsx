@@ -8,7 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { getJson } from './api.js';
 import { TokenForm } from './components/token-form.js';
 import { isRole, RoleContext, type Role } from './role.js';
-import { forgetToken, loadToken, saveToken } from './token.js';
+import { forgetToken, loadToken, saveToken, takeTokenFromLink } from './token.js';
 import { AskView } from './views/ask-view.js';
 import { DocumentsView } from './views/documents-view.js';
 import { EvalView } from './views/eval-view.js';
@@ -17,7 +17,7 @@ import { NoiseView } from './views/noise-view.js';
 import { VIEWS, viewOf, type ViewId } from './views.js';
 
 export function App() {
-  const [token, setToken] = useState<string | null>(loadToken());
+  const [token, setToken] = useState<string | null>(() => takeTokenFromLink() ?? loadToken());
   const [view, setView] = useState<ViewId>(viewOf(location.hash));
   const [role, setRole] = useState<Role | null>(null);
   useEffect(() => {

@@ -27,3 +27,20 @@ export function forgetToken(): void {
     // nothing kept
   }
 }
+
+/**
+ * A token handed over in the page's link (`/?token=…`, as `quiver serve` prints it on its first
+ * start): kept in the session like a typed one, and taken out of the address at once, so it is not
+ * left in the history, a bookmark or a copied link. Null when the link carries none.
+ */
+export function takeTokenFromLink(): string | null {
+  const url = new URL(location.href);
+  const token = url.searchParams.get('token');
+  if (token === null) return null;
+  url.searchParams.delete('token');
+  history.replaceState(history.state, '', url.pathname + url.search + url.hash);
+  const t = token.trim();
+  if (t === '') return null;
+  saveToken(t);
+  return t;
+}

@@ -40,7 +40,7 @@ export const serveCommand: Command = {
       ctx.out(`quiver serve: ${writer.store.location} on ${served.url} (Ctrl-C stops)\n`);
       if (served.firstToken !== null)
         ctx.out(
-          `An admin token was created; it is shown once:\n  ${served.firstToken}\nUse it as "Authorization: Bearer <token>", e.g.\n  curl -H "Authorization: Bearer ${served.firstToken}" ${served.url}/readyz\n`,
+          `An admin token was created; it is shown once:\n  ${served.firstToken}\nOpen the page with it (the page keeps it for this tab only and takes it out of the address):\n  ${served.url}/?token=${served.firstToken}\nOr use it as "Authorization: Bearer <token>", e.g.\n  curl -H "Authorization: Bearer ${served.firstToken}" ${served.url}/readyz\n`,
         );
     }
     await new Promise<void>((resolve) => {
