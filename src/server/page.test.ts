@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mountPage, NOT_BUILT, PAGE_CSP } from './page.js';
@@ -59,6 +60,43 @@ describe('the web page routes', () => {
     ])
       expect(await (await app.request(path)).text()).not.toBe('secret');
     expect((await app.request('/assets/%E0%A4%A')).status).toBe(404);
+  });
+
+  it('sends text files gzip-compressed to a client that accepts it, and as they are to one that does not', async () => {
+    const gz = { 'accept-encoding': 'gzip, deflate, br' };
+    const js = await app.request('/assets/index-abc123.js', { headers: gz });
+    expect(js.headers.get('content-encoding')).toBe('gzip');
+    expect(js.headers.get('vary')).toBe('Accept-Encoding');
+    expect(js.headers.get('content-security-policy')).toBe(PAGE_CSP);
+    expect(gunzipSync(new Uint8Array(await js.arrayBuffer())).toString()).toBe('console.log(1)');
+    const plain = await app.request('/assets/index-abc123.js', {
+      headers: { 'accept-encoding': 'gzip;q=0' },
+    });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.text()).toBe('console.log(1)');
+    const page = await app.request('/', { headers: gz });
+    expect(gunzipSync(new Uint8Array(await page.arrayBuffer())).toString()).toContain(
+      '<title>quiver</title>',
+    );
+  });
+
+  it('compresses a rebuilt file anew (no stale compressed copy)', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'quiver-page-rebuilt-'));
+    try {
+      writeFileSync(join(own, 'index.html'), '<title>first</title>');
+      const ownApp = appOver(own);
+      const read = async (): Promise<string> =>
+        gunzipSync(
+          new Uint8Array(
+            await (await ownApp.request('/', { headers: { 'accept-encoding': 'gzip' } })).arrayBuffer(),
+          ),
+        ).toString();
+      expect(await read()).toBe('<title>first</title>');
+      writeFileSync(join(own, 'index.html'), '<title>second build</title>');
+      expect(await read()).toBe('<title>second build</title>');
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
   });
 
   it('says how to build the page when it was never built', async () => {

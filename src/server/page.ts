@@ -2,13 +2,16 @@
  * The web page of `quiver serve`: the files Vite builds into `dist/web` (`npm run build`), served
  * without a token (they hold no data; the page asks the API with the user's token). `/` is the
  * page; `/assets/*` are its hashed bundles, cached for a year since a new build has new names;
- * every reply carries a Content-Security-Policy that allows only this origin. In a checkout that
- * never built the page, `/` says how to build it instead of failing.
+ * every reply carries a Content-Security-Policy that allows only this origin. Text files go out
+ * gzip-compressed to a client that accepts it (compressed once per file version, then kept). In a
+ * checkout that never built the page, `/` says how to build it instead of failing.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import type { Hono } from 'hono';
+import { acceptsGzip } from './accepts-gzip.js';
 import type { Env } from './route.js';
 
 /** Only this origin, for everything; no inline script or style, no frames, no plugins. */
@@ -28,6 +31,9 @@ const TYPES: Readonly<Record<string, string>> = {
   '.txt': 'text/plain; charset=utf-8',
   '.woff2': 'font/woff2',
 };
+
+/** The types worth compressing (the images and fonts a build writes are compressed already). */
+const TEXT = new Set(['.html', '.js', '.css', '.svg', '.json', '.txt']);
 
 /** The message `/` answers when the page was never built. */
 export const NOT_BUILT =
@@ -70,7 +76,19 @@ function security(): Record<string, string> {
  * from `dir` on each request, so a rebuild needs no restart.
  */
 export function mountPage(app: Hono<Env>, dir: string = defaultWebDir()): void {
-  const send = (path: string, cache: string): Response | null => {
+  // Compressed bodies by file, kept while the file's size and time are the same (a rebuild
+  // writes new ones).
+  const packed = new Map<string, { version: string; body: Uint8Array<ArrayBuffer> }>();
+  const gzipped = (file: string, body: Buffer): Uint8Array<ArrayBuffer> => {
+    const s = statSync(file);
+    const version = `${s.size}:${s.mtimeMs}`;
+    const kept = packed.get(file);
+    if (kept?.version === version) return kept.body;
+    const fresh = new Uint8Array(gzipSync(body, { level: 9 }));
+    packed.set(file, { version, body: fresh });
+    return fresh;
+  };
+  const send = (path: string, cache: string, acceptEncoding: string | undefined): Response | null => {
     const file = fileUnder(dir, path);
     if (file === null || !existsSync(file)) return null;
     let body: Buffer;
@@ -79,24 +97,33 @@ export function mountPage(app: Hono<Env>, dir: string = defaultWebDir()): void {
     } catch {
       return null;
     }
-    return new Response(new Uint8Array(body), {
+    const compress = TEXT.has(extname(file));
+    const gzip = compress && acceptsGzip(acceptEncoding);
+    return new Response(gzip ? gzipped(file, body) : new Uint8Array(body), {
       headers: {
         'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
         'Cache-Control': cache,
+        ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+        ...(compress ? { Vary: 'Accept-Encoding' } : {}),
         ...security(),
       },
     });
   };
-  app.get('/', () => {
-    const page = send('index.html', 'no-cache');
+  app.get('/', (c) => {
+    const page = send('index.html', 'no-cache', c.req.header('accept-encoding'));
     if (page !== null) return page;
     return new Response(NOT_BUILT, {
       headers: { 'Content-Type': 'text/plain; charset=utf-8', ...security() },
     });
   });
-  app.get('/favicon.svg', (c) => send('favicon.svg', 'public, max-age=86400') ?? c.notFound());
+  app.get(
+    '/favicon.svg',
+    (c) => send('favicon.svg', 'public, max-age=86400', c.req.header('accept-encoding')) ?? c.notFound(),
+  );
   app.get(
     '/assets/*',
-    (c) => send(c.req.path.slice(1), 'public, max-age=31536000, immutable') ?? c.notFound(),
+    (c) =>
+      send(c.req.path.slice(1), 'public, max-age=31536000, immutable', c.req.header('accept-encoding')) ??
+      c.notFound(),
   );
 }
