@@ -2,7 +2,12 @@
 // downloads it), and how long an answer takes on the demo vault through the route the page uses:
 // `POST /v1/ask` as Server-Sent Events on a real server on 127.0.0.1, from the request sent to
 // the first `token` event and to the `done` event (which carries the grounding measurements).
-// `npm run bench -- web` (after `npm run build`).
+// Then Lighthouse (the `lighthouse` that @lhci/cli 0.14.0 brings, driving Debian's Chromium) scores
+// the page's performance and accessibility, with its default mobile settings (simulated slow 4G and
+// a 4× slower CPU) and with its desktop preset, on the Ask view opened by the link `quiver serve`
+// prints. `npm run bench -- web` (after `npm run build`).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -13,6 +18,57 @@ import { machine, mdTable, median, percentile, writeSection } from './lib.js';
 
 const DIST = 'dist/web';
 const ROUNDS = 5;
+const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const LIGHTHOUSE_VERSION = `Lighthouse ${
+  (JSON.parse(readFileSync('node_modules/lighthouse/package.json', 'utf8')) as { version: string }).version
+}`;
+
+interface LighthouseRun {
+  setting: string;
+  performance: number;
+  accessibility: number;
+  metrics: Record<string, string>;
+}
+
+/** The metrics shown beside the scores, by Lighthouse's audit ids. */
+const METRICS: readonly [string, string][] = [
+  ['first-contentful-paint', 'FCP'],
+  ['largest-contentful-paint', 'LCP'],
+  ['total-blocking-time', 'TBT'],
+  ['cumulative-layout-shift', 'CLS'],
+  ['speed-index', 'Speed Index'],
+];
+
+/**
+ * One Lighthouse run of `url` (mobile defaults, or `--preset=desktop`), from its JSON report. Run
+ * asynchronously: the server it measures answers from this process.
+ */
+async function lighthouse(url: string, setting: 'mobile' | 'desktop', dir: string): Promise<LighthouseRun> {
+  const out = join(dir, `lighthouse-${setting}.json`);
+  await promisify(execFile)(
+    'node_modules/.bin/lighthouse',
+    [
+      url,
+      '--only-categories=performance,accessibility',
+      '--chrome-flags=--headless=new --no-sandbox',
+      '--output=json',
+      `--output-path=${out}`,
+      '--quiet',
+      ...(setting === 'desktop' ? ['--preset=desktop'] : []),
+    ],
+    { env: { ...process.env, CHROME_PATH: CHROMIUM }, timeout: 180_000 },
+  );
+  const report = JSON.parse(readFileSync(out, 'utf8')) as {
+    categories: Record<string, { score: number }>;
+    audits: Record<string, { displayValue?: string }>;
+  };
+  return {
+    setting,
+    performance: Math.round((report.categories.performance?.score ?? NaN) * 100),
+    accessibility: Math.round((report.categories.accessibility?.score ?? NaN) * 100),
+    metrics: Object.fromEntries(METRICS.map(([id, name]) => [name, report.audits[id]?.displayValue ?? '—'])),
+  };
+}
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((e) => {
@@ -99,7 +155,13 @@ export async function benchWeb(): Promise<void> {
       .map((l) => (JSON.parse(l) as { question: string }).question);
     const first: number[] = [];
     const done: number[] = [];
+    const scores: LighthouseRun[] = [];
     try {
+      // The page as a person opens it first: the link with the admin token, the Ask view.
+      const link = `${served.url}/?token=${served.firstToken!}#/ask`;
+      if (existsSync(CHROMIUM))
+        for (const setting of ['mobile', 'desktop'] as const)
+          scores.push(await lighthouse(link, setting, dir));
       for (const q of questions) await streamedAsk(served.url, served.firstToken!, q); // warm-up
       for (let r = 0; r < ROUNDS; r++)
         for (const q of questions) {
@@ -141,7 +203,25 @@ ${mdTable(
 
 The extractive generator sends its answer as one \`token\` event just before \`done\`, so the two
 times coincide here; with a streaming model the first token comes as soon as the model sends it.
-Not measured yet: a Lighthouse run (the issue's performance and accessibility scores).
+
+${
+  scores.length === 0
+    ? `Lighthouse: not run (no Chromium at ${CHROMIUM}).`
+    : `Lighthouse (${LIGHTHOUSE_VERSION}, through @lhci/cli 0.14.0) on the Ask view opened by the link \`quiver serve\`
+prints; mobile is its default (simulated slow 4G, 4× CPU slowdown), desktop its \`--preset=desktop\`:
+
+${mdTable(
+  ['setting', 'performance', 'accessibility', ...METRICS.map(([, name]) => name)],
+  scores.map((s) => [
+    s.setting,
+    s.performance,
+    s.accessibility,
+    ...METRICS.map(([, name]) => s.metrics[name] ?? '—'),
+  ]),
+)}
+
+Goals: performance ≥ 90, accessibility ≥ 95.`
+}
 `,
     );
   } finally {
