@@ -38,6 +38,7 @@ const BENCHES: { name: string; optIn?: boolean; run: () => Promise<unknown> }[] 
   { name: 'cli-start', optIn: true, run: async () => (await import('./cli-start.js')).benchCliStart() },
   { name: 'faults', optIn: true, run: async () => (await import('./faults.js')).benchFaults() },
   { name: 'serve', optIn: true, run: async () => (await import('./serve.js')).benchServe() },
+  { name: 'mcp', optIn: true, run: async () => (await import('./mcp.js')).benchMcp() },
   { name: 'web', optIn: true, run: async () => (await import('./web.js')).benchWeb() },
 ];
 
@@ -64,6 +65,7 @@ const ORDER = [
   'cli-start',
   'faults',
   'serve',
+  'mcp',
   'web',
 ];
 
@@ -93,6 +95,7 @@ const HEADINGS: Record<string, string> = {
   'cli-start': '## CLI cold start',
   faults: '## Faults',
   serve: '## HTTP server load',
+  mcp: '## MCP tool calls',
   web: '## Web page',
 };
 
