@@ -41,8 +41,12 @@ afterAll(async () => {
 type Role = 'read' | 'write' | 'admin';
 
 /** A connected client: over stdio (a `quiver mcp` child with `--role`) or over HTTP with a token of the role. */
-async function connect(transport: 'stdio' | 'http', role: Role): Promise<Client> {
-  const client = new Client({ name: 'quiver-test', version: '1.0.0' });
+async function connect(
+  transport: 'stdio' | 'http',
+  role: Role,
+  era: 'legacy' | 'auto' = 'legacy',
+): Promise<Client> {
+  const client = new Client({ name: 'quiver-test', version: '1.0.0' }, { versionNegotiation: { mode: era } });
   if (transport === 'stdio')
     await client.connect(
       new StdioClientTransport({
@@ -264,6 +268,28 @@ describe.each(['stdio', 'http'] as const)('quiver MCP over %s', (transport) => {
       }
     } finally {
       await ro.close();
+    }
+  });
+});
+
+describe.each(['stdio', 'http'] as const)('quiver MCP over %s, protocol 2026-07-28', (transport) => {
+  it('a client that negotiates the current revision gets the same tools, results and links', async () => {
+    const client = await connect(transport, 'read', 'auto');
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(READ_TOOLS);
+      const steps: number[] = [];
+      const r = (await client.callTool(
+        { name: 'ask', arguments: { question: 'How long should an espresso shot take?' } },
+        { onprogress: (p) => steps.push(p.progress) },
+      )) as Result;
+      expect((r.structuredContent!.cited as unknown[]).length).toBeGreaterThan(0);
+      expect(steps.at(-1)).toBe(4);
+      const link = r.content!.find((c) => c.type === 'resource_link')!;
+      const read = await client.readResource({ uri: link.uri! });
+      expect(String((read.contents[0] as { text: string }).text)).toContain('espresso');
+    } finally {
+      await client.close();
     }
   });
 });
