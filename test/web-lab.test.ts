@@ -6,10 +6,22 @@
 // clears it); the keyboard alone; phone width without sideways scrolling; axe-core's check in light
 // and dark; no console errors.
 import { readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { measureAnswerWithout } from '../src/evaluate/answer-lab.js';
+import { createLexicalJudge } from '../src/evaluate/judges/lexical.js';
 import { ANSWER_CHOICES, CONTEXT_CHOICES, RULE_CHOICES, type Choice } from '../web/src/lab/lab-lesson.js';
-import { axeViolations, enterToken, startPageRig, type PageRig } from './web-driver.js';
+import { toLabAnswer } from '../web/src/lab/last-answer.js';
+import type { AnswerJson } from '../web/src/wire.js';
+import {
+  ask,
+  axeViolations,
+  DEMO_QUESTION,
+  enterToken,
+  recordAskStream,
+  startPageRig,
+  type PageRig,
+} from './web-driver.js';
 
 interface Expected {
   num: number;
@@ -37,6 +49,7 @@ let page: Page;
 beforeAll(async () => {
   rig = await startPageRig();
   page = rig.page;
+  await recordAskStream(page);
   await page.goto(`${rig.server.served.url}/#/lab`);
   // A read token is all the lab needs (it measures in the page, asking the server nothing).
   await enterToken(page, rig.server.token);
@@ -81,6 +94,14 @@ async function cardsOf(key: string) {
       reason: c.querySelector('[data-testid="lab-reason"]')?.textContent ?? null,
     })),
   );
+}
+
+/** The `num / den` of each of the five measurement cards (the Ask view's component) under `root`. */
+function shownCards(root: Locator): Promise<string[]> {
+  return root
+    .getByTestId('measurement')
+    .locator('.fraction')
+    .evaluateAll((ps) => ps.map((p) => (p.textContent ?? '').split('·')[0]!.trim()));
 }
 
 const keyOf = (s: { context: string; answer: string; citation_rule: string }): string =>
@@ -181,6 +202,60 @@ describe('the Grounding lab', () => {
     await page.keyboard.press('ArrowUp');
     await cardsOf('nothing/fragment/misplaced');
   });
+
+  // The Ask view hands its finished answer to the lab (`rememberAnswer` in web/src/views/ask-view.tsx).
+  const handedOver = readFileSync('web/src/views/ask-view.tsx', 'utf8').includes('rememberAnswer(');
+  it.skipIf(!handedOver)(
+    'opens the last answer: switching a cited section off moves citation support as measureAnswerWithout says',
+    async () => {
+      await page.goto(`${rig.server.served.url}/#/ask`);
+      await ask(page, DEMO_QUESTION);
+      const done = await page.evaluate(() =>
+        (window as unknown as { __askEvents: { event: string; data: string }[] }).__askEvents.find(
+          (e) => e.event === 'done',
+        ),
+      );
+      const answer = JSON.parse(done!.data) as AnswerJson;
+      // The Ask view's own cards, for the same answer with every section on.
+      const askCards = await shownCards(page.locator('.ask-main'));
+      await page.goto(`${rig.server.served.url}/#/lab`);
+      await page.getByRole('button', { name: 'Open my last answer in the lab' }).click();
+      const panel = page.getByTestId('lab-answer');
+      // The button that opened it is gone: the panel's heading has the focus.
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.textContent))
+        .toBe('Your last answer in the lab');
+      // With every section on, the lab shows what the Ask view showed.
+      await panel.locator('[data-testid="lab-answer-cards"][data-state=""]').waitFor();
+      const all = await shownCards(panel);
+      expect(all).toEqual(askCards);
+      // Switch off the first section a claim cites: the page measures what measureAnswerWithout says.
+      const cited = answer.claims.flatMap((c) => c.citations)[0]!;
+      await panel.getByRole('checkbox', { name: new RegExp(`^\\[${cited}\\] `) }).uncheck();
+      await panel.locator(`[data-testid="lab-answer-cards"][data-state="${cited}"]`).waitFor();
+      const without = await shownCards(panel);
+      const want = await measureAnswerWithout(toLabAnswer(answer), new Set([cited]), createLexicalJudge());
+      expect(without[1]).toBe(`${want.faithfulness.num} / ${want.faithfulness.den}`);
+      expect(without[2]).toBe(`${want.citationSupport.num} / ${want.citationSupport.den}`);
+      expect(without[3]).toBe(`${want.citationPrecision.num} / ${want.citationPrecision.den}`);
+      expect(want.citationSupport.num).toBeLessThan(Number(all[2]!.split(' / ')[0]));
+      // A claim's supporting section opens in the side panel; Escape closes it.
+      await panel.getByTestId('measurement').nth(1).locator('summary').click();
+      await panel
+        .getByRole('button', { name: /supports this claim; open it$/ })
+        .first()
+        .click();
+      await page.getByTestId('panel').getByTestId('highlight').waitFor();
+      await page.keyboard.press('Escape');
+      await expect(page.getByTestId('panel').count()).resolves.toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      await panel.getByRole('button', { name: 'Back to the teaching model' }).click();
+      await page.getByRole('group', { name: 'Retrieved context', exact: true }).waitFor();
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.textContent))
+        .toBe('Open my last answer in the lab');
+    },
+  );
 
   it('fits a phone-width window, and passes axe-core in light and dark with no console errors', async () => {
     expect(await axeViolations(page)).toEqual([]);

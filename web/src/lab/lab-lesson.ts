@@ -82,7 +82,7 @@ export const METRICS: readonly MetricCard[] = [
     key: 'completeness',
     result: 'completeness',
     name: 'Completeness',
-    formula: 'required current facts in the answer ÷ 3',
+    formula: 'required current facts in the answer ÷ required facts',
     note: 'An empty answer scores 0; extra unsupported claims are not penalised.',
   },
 ];

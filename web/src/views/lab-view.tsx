@@ -4,14 +4,17 @@
  * `measureGrounding` with the fact-id judge as the controls change; the sources and claims tables;
  * Reset and the experiments, whose explanation answers a real change of state clears.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { LabSelection } from '../../../src/evaluate/grounding-lab.js';
 import type { Measurement } from '../../../src/evaluate/measurement.js';
+import { ErrorNote } from '../components/error-note.js';
+import { LabAnswer } from '../components/lab-answer.js';
 import { LabCards } from '../components/lab-cards.js';
 import { LabControls } from '../components/lab-controls.js';
 import { LabExperiments } from '../components/lab-experiment.js';
 import { LabClaims, LabSources } from '../components/lab-tables.js';
 import { FULLY_SUPPORTED, QUESTION, REFERENCE, type MetricKey } from '../lab/lab-lesson.js';
+import { useLastAnswer } from '../lab/last-answer.js';
 import { byMetric, measureLab, type LabMeasured } from '../lab/lab-model.js';
 import {
   applySelection,
@@ -28,17 +31,26 @@ import {
 
 type Measures = Record<MetricKey, Measurement>;
 
-export function LabView() {
+export function LabView({ token }: { token: string }) {
   const [lab, setLab] = useState<LabState>(INITIAL_LAB);
   const [measured, setMeasured] = useState<LabMeasured | null>(null);
   const [baseline, setBaseline] = useState<Measures | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const last = useLastAnswer();
+  const [openAnswer, setOpenAnswer] = useState(false);
+  // Back from the answer, focus returns to the button that opened it.
+  const openButton = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (wasOpen.current && !openAnswer) openButton.current?.focus();
+    wasOpen.current = openAnswer;
+  }, [openAnswer]);
   const key = selectionKey(lab.selection);
   useEffect(() => {
     let live = true;
     measureLab(lab.selection).then(
       (m) => live && setMeasured(m),
-      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => live && setError(e),
     );
     return () => {
       live = false;
@@ -53,6 +65,19 @@ export function LabView() {
   }, []);
   const now = measured === null ? null : byMetric(measured.result);
   const apply = (s: LabSelection): void => setLab((l) => applySelection(l, s));
+  const answerOpen = openAnswer && last !== null;
+  if (answerOpen)
+    return (
+      <div class="lab">
+        <h1>Grounding lab</h1>
+        <LabAnswer
+          key={last.question + last.answer}
+          answer={last}
+          token={token}
+          onClose={() => setOpenAnswer(false)}
+        />
+      </div>
+    );
   return (
     <div class="lab">
       <h1>Grounding lab</h1>
@@ -66,11 +91,18 @@ export function LabView() {
         <br />
         <strong>Current reference:</strong> {REFERENCE}
       </p>
-      {error !== null && (
-        <div class="note error" role="alert">
-          <p>The lab could not measure this state: {error}</p>
-        </div>
-      )}
+      {error !== null && <ErrorNote error={error} />}
+      <p class="lab-open">
+        {last === null ? (
+          <span class="muted small">
+            Ask a question on the Ask view, then open its answer here to switch its sources off one by one.
+          </span>
+        ) : (
+          <button type="button" class="quiet" ref={openButton} onClick={() => setOpenAnswer(true)}>
+            Open my last answer in the lab
+          </button>
+        )}
+      </p>
       <div class="lab-grid">
         <div class="lab-side">
           <LabControls
