@@ -157,6 +157,10 @@ describe('quiver mcp over stdio', () => {
       expect(job?.lastError).toContain('cancelled');
       const count = async () =>
         (await v.docs({ limit: 1000 })).filter((d) => d.source.includes('note-')).length;
+      // The job is recorded dead at once; the add finishes the document in hand, then ends its
+      // batch as interrupted (undoable).
+      for (let i = 0; i < 100 && (await v.batches(1))[0]?.status === 'running'; i++) await sleep(100);
+      expect((await v.batches(1))[0]?.status).toBe('interrupted');
       const added = await count();
       expect(added).toBeLessThan(N);
       await sleep(1500);

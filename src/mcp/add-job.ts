@@ -27,7 +27,9 @@ const isFinal = (j: JobRecord): boolean => j.state === 'done' || j.state === 'de
  * with the job's result. When another worker (`quiver serve`'s) took the job first, the call
  * follows it instead. Cancelling stops a job this process runs: it is recorded dead with the
  * reason, the document in hand is finished and the batch marked interrupted (undoable); a job
- * another worker runs goes on there.
+ * another worker runs goes on there. An attempt that fails and is queued again for a retry ends
+ * the call with CONFLICT (the queue retries it later; calling again with the same input waits for
+ * that same job).
  */
 export async function addAsJob(
   vault: Vault,
@@ -53,8 +55,14 @@ export async function addAsJob(
           if (j.id === job.id) report(options, p);
         },
       });
+      // A failed attempt goes back on the queue with a backoff: say so rather than wait it out.
+      if (ran?.job.id === job.id && ran.outcome === 'retry' && !stop.signal.aborted)
+        throw new QuiverError(
+          'CONFLICT',
+          `quiver: add job ${job.id} failed (${ran.error ?? 'no message'}) and is queued again for ${new Date(ran.retryAt ?? Date.now()).toISOString()}`,
+        );
       if (ran !== null) continue;
-      // Another worker holds it: follow its progress until it ends.
+      // Nothing due: another worker holds it, or it waits for its retry time. Follow it to its end.
       if (now.progress !== null) report(options, now.progress);
       await sleep(FOLLOW_MS, undefined, { signal: stop.signal }).catch(() => undefined);
     }

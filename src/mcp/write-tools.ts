@@ -16,8 +16,8 @@ import { tool, type ToolSpec } from './tool.js';
 
 const a = AddRequest.shape;
 const textFields = {
-  text: a.text.describe('The text of one document to add (Markdown is read as Markdown).'),
-  title: a.title.describe('Its title (default: its first heading or line).'),
+  text: a.text.describe('The text of one document to add (kept as a plain-text note).'),
+  title: a.title.describe('Its title (default: taken from the text).'),
   source: a.source.describe(
     'Where it comes from, as its identity: adding the same source again updates it (default: a hash of the text).',
   ),
