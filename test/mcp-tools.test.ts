@@ -9,6 +9,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Vault } from '../src/index.js';
 import { sectionUri } from '../src/mcp/links.js';
+import { createApp } from '../src/server/app.js';
 import { startServer, type Served } from '../src/server/serve.js';
 import { createToken } from '../src/server/tokens.js';
 import { tempDir } from './helpers.js';
@@ -22,7 +23,11 @@ let served: Served;
 const token: Record<'read' | 'write' | 'admin', string> = { read: '', write: '', admin: '' };
 
 beforeAll(async () => {
-  writer = await Vault.open({ overrides: { vault: path }, env: {} });
+  // Limits high enough for the suites' bursts of calls; the rate-limit test builds its own app.
+  writer = await Vault.open({
+    overrides: { vault: path, 'server.ratePerSecond': 100_000, 'server.burst': 100_000 },
+    env: {},
+  });
   await writer.add(['demo/corpus']);
   reader = await Vault.open({ overrides: { vault: path }, readonly: true, env: {} });
   served = await startServer({ reader, writer }, { host: '127.0.0.1', port: 0 });
@@ -303,6 +308,28 @@ describe('quiver MCP over HTTP: the server rules', () => {
     });
     expect(res.status).toBe(401);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('UNAUTHORIZED');
+  });
+
+  it("counts MCP requests against the token's rate limit (429 with Retry-After)", async () => {
+    const app = createApp({ reader, writer, limits: { ratePerSecond: 0.01, burst: 2 } });
+    const list = (): Promise<Response> =>
+      Promise.resolve(
+        app.request('/mcp', {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token.read}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        }),
+      );
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await list()).status);
+    expect(statuses.slice(0, 2)).not.toContain(429);
+    const refused = await list();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   it('a write token adds but is not given undo', async () => {
