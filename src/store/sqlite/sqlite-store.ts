@@ -58,9 +58,9 @@ import * as jobs from './jobs.js';
 import * as quality from './quality-tables.js';
 import { now, type Row, toChunk, toDocument, toSection } from './rows.js';
 import { frozen, RecordCache } from './record-cache.js';
-import type { VectorMatrix } from './vector-cache.js';
+import { refreshVectorLayers, type VectorLayers } from './vector-layers.js';
 import { bumpVectorRevision, nextChunkIdFloor } from './vector-revision.js';
-import { deleteVectorRows, loadVectorMatrix, putVectorRows, readChunkVectors } from './vector-table.js';
+import { deleteVectorRows, putVectorRows, readChunkVectors } from './vector-table.js';
 import { claimWriter, readWriter, releaseWriter, touchWriter } from './writer-slot.js';
 import { lexicalIndexPath } from './lexical-index-file.js';
 import { pidAlive } from '../liveness.js';
@@ -108,7 +108,7 @@ export class SqliteStore implements Store {
   readonly location: string;
   private readonly db: Database.Database;
   private readonly statements: StatementCache;
-  private readonly matrices = new Map<string, { version: number; matrix: VectorMatrix }>();
+  private readonly matrices = new Map<string, { version: number; layers: VectorLayers }>();
   private localVersion = 0;
   private readonly records = new RecordCache<RecordKind, object>();
   private vocabReady = false;
@@ -485,14 +485,17 @@ export class SqliteStore implements Store {
     return { docs: count, df: documentFrequencies(this.statements, stems, df) };
   }
 
-  /** The exact scan's matrix for a fingerprint, cached per data version. */
-  private matrix(fingerprint: string): VectorMatrix {
+  /**
+   * The exact scan's vectors for a fingerprint, checked once per data version: after another
+   * connection's commit only what changed is read (`vector-layers.ts`), not every vector again.
+   */
+  private layers(fingerprint: string): VectorLayers {
     const v = this.version();
     const cached = this.matrices.get(fingerprint);
-    if (cached !== undefined && cached.version === v) return cached.matrix;
-    const matrix = loadVectorMatrix(this.statements, fingerprint);
-    this.matrices.set(fingerprint, { version: v, matrix });
-    return matrix;
+    if (cached !== undefined && cached.version === v) return cached.layers;
+    const layers = refreshVectorLayers(this.statements, fingerprint, cached?.layers ?? null);
+    this.matrices.set(fingerprint, { version: v, layers });
+    return layers;
   }
 
   /**
@@ -504,21 +507,17 @@ export class SqliteStore implements Store {
     const ok = allowedDocIds(this.db, query.filter, this.hasNoisyMarks());
     const approx = await this.ann.search(query.fingerprint, query.vector, query.limit, ok);
     if (approx !== null) return approx;
-    const m = this.matrix(query.fingerprint);
-    const allowed = ok;
-    const allow = allowed === undefined ? undefined : (row: number) => allowed.has(m.docIds[row]!);
-    return m.scan(query.vector, query.limit, allow).map(({ index, score }) => ({
-      chunkId: m.chunkIds[index]!,
-      docId: m.docIds[index]!,
-      sectionId: m.sectionIds[index]!,
-      score,
-    }));
+    return this.layers(query.fingerprint).scan(
+      query.vector,
+      query.limit,
+      ok === undefined ? undefined : (docId) => ok.has(docId),
+    );
   }
 
   /** From the exact scan's matrix when it is loaded and current (no SQL), else from the table. */
   async chunkVectors(chunkIds: readonly number[], fingerprint: string): Promise<Map<number, Float32Array>> {
     const cached = this.matrices.get(fingerprint);
-    if (cached !== undefined && cached.version === this.version()) return cached.matrix.vectorsOf(chunkIds);
+    if (cached !== undefined && cached.version === this.version()) return cached.layers.vectorsOf(chunkIds);
     return readChunkVectors(this.statements, chunkIds, fingerprint);
   }
 
