@@ -637,6 +637,11 @@ describe('roles: a read token changes nothing', () => {
       'DELETE /v1/jobs/dead': undefined,
       'POST /v1/feedback': { question: 'q', sectionId: section.id, signal: 'up' },
       'POST /v1/learning': { on: true },
+      'POST /v1/noise/accept': { k: 5, minScore: 0 },
+      'POST /v1/noise/fit': { save: true },
+      'POST /v1/noise/use': { on: true },
+      'POST /v1/ranker/fit': { save: true },
+      'POST /v1/ranker/use': { on: true },
       'POST /v1/noise/marks': { document: doc.id, noisy: true, reason: 'sneaky' },
       'DELETE /v1/noise/marks/:id': undefined,
       'GET /v1/doctor': undefined,
@@ -769,6 +774,74 @@ describe('quality routes, health and CORS', () => {
     const after = (await call('GET', '/v1/noise/marks', token.read)).json.marks as { doc_id: string }[];
     expect(after.map((m) => m.doc_id)).not.toContain(doc.id);
     expect((await call('DELETE', `/v1/noise/marks/${doc.id}`, token.write)).status).toBe(404);
+  });
+
+  it('fits, saves and switches the ranker and the noise blend (admin), and shows both', async () => {
+    // Nothing to learn from yet: 404 with what the fit needs, and nothing stored.
+    const unfit = await call('POST', '/v1/ranker/fit', token.admin, { save: true });
+    expect(unfit.status).toBe(404);
+    expect(unfit.json.error).toMatchObject({ code: 'NOT_FOUND' });
+    expect((unfit.json.error as { message: string }).message).toMatch(
+      /ranker not fitted.*positive and a negative/,
+    );
+    expect((await call('GET', '/v1/ranker', token.read)).json).toMatchObject({ ranker: { fitted_at: null } });
+    // One question with an up and a down row is enough for the pairwise ranker.
+    const hits = (await call('POST', '/v1/search', token.read, { query: 'espresso grind' })).json.results as {
+      section_id: string;
+    }[];
+    for (const [i, signal] of ['up', 'down'].entries())
+      await call('POST', '/v1/feedback', token.write, {
+        question: 'espresso grind',
+        sectionId: hits[i]!.section_id,
+        signal,
+      });
+    expect((await call('POST', '/v1/ranker/fit', token.write, { save: true })).status).toBe(403);
+    const fit = await call('POST', '/v1/ranker/fit', token.admin, { save: true });
+    expect(fit.status).toBe(200);
+    expect(fit.json).toMatchObject({ fitted: true, saved: true });
+    expect(Object.keys(fit.json.weights as object).length).toBeGreaterThan(0);
+    expect((await call('POST', '/v1/ranker/use', token.admin, { on: true })).json).toEqual({
+      ranker_on: true,
+    });
+    const shown = await call('GET', '/v1/ranker', token.read);
+    expect(shown.json).toMatchObject({ ranker: { on: true }, noise: { on: false } });
+    expect((shown.json.ranker as { fitted_at: string | null }).fitted_at).not.toBeNull();
+    expect(shown.json.feedback_rows).toBe((await writer.quality.ratings({ limit: 1000 })).length);
+    // The noise blend needs a junk and a keeper mark.
+    const docs = await writer.docs({ limit: 2 });
+    expect((await call('POST', '/v1/noise/fit', token.admin, {})).status).toBe(404);
+    await call('POST', '/v1/noise/marks', token.write, { document: docs[0]!.id, noisy: true });
+    await call('POST', '/v1/noise/marks', token.write, { document: docs[1]!.id, noisy: false });
+    const noise = await call('POST', '/v1/noise/fit', token.admin, { save: true });
+    expect(noise.json).toMatchObject({ fitted: true, saved: true, labelled: 2 });
+    expect((await call('POST', '/v1/noise/use', token.admin, { on: true })).json).toEqual({ noise_on: true });
+    expect((await call('GET', '/v1/ranker', token.read)).json).toMatchObject({ noise: { on: true } });
+    // Put the vault back as the other tests expect it.
+    await call('POST', '/v1/ranker/use', token.admin, { on: false });
+    await call('POST', '/v1/noise/use', token.admin, { on: false });
+    for (const d of docs.slice(0, 2)) await call('DELETE', `/v1/noise/marks/${d.id}`, token.write);
+  });
+
+  it('accepts the noise suggestions as junk marks (write)', async () => {
+    const junk = await call('POST', '/v1/documents', token.write, {
+      texts: [1, 2, 3].map((i) => ({
+        text: `Home | About | Contact | Login\nCookie policy: we use cookies. Accept all cookies. Click here to subscribe to our newsletter. Share on Facebook Twitter. Copyright 2024 All rights reserved. Privacy policy. Terms of use. ${i}`,
+        source: `footer-${i}.txt`,
+      })),
+    });
+    expect(junk.status).toBeLessThan(300);
+    const suggested = (await call('GET', '/v1/noise/suggestions?k=2', token.read)).json.suggestions as {
+      doc_id: string;
+    }[];
+    expect(suggested.length).toBe(2);
+    expect((await call('POST', '/v1/noise/accept', token.read, { k: 2 })).status).toBe(403);
+    const accepted = await call('POST', '/v1/noise/accept', token.write, { k: 2, reason: 'site footer' });
+    expect(accepted.status).toBe(200);
+    const marks = accepted.json.marks as { doc_id: string; noisy: boolean; reason: string }[];
+    expect(marks.map((m) => m.doc_id)).toEqual(suggested.map((x) => x.doc_id));
+    for (const m of marks) expect(m).toMatchObject({ noisy: true, reason: 'site footer' });
+    for (const m of marks) await call('DELETE', `/v1/noise/marks/${m.doc_id}`, token.write);
+    expect((await call('POST', '/v1/noise/accept', token.write, { k: 0 })).status).toBe(400);
   });
 
   it('lists the transcript of an ask and shows it by id', async () => {

@@ -31,6 +31,11 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   'POST /v1/jobs': { kind: 'index' },
   'POST /v1/feedback': { question: 'q', sectionId: 's#0', signal: 'up' },
   'POST /v1/learning': { on: true },
+  'POST /v1/noise/accept': { k: 5, minScore: 0.5, reason: 'footer' },
+  'POST /v1/noise/fit': { save: true },
+  'POST /v1/noise/use': { on: false },
+  'POST /v1/ranker/fit': {},
+  'POST /v1/ranker/use': { on: true },
   'POST /v1/noise/marks': { document: 'd', noisy: true, reason: 'junk' },
   'POST /v1/evals/beir': { path: 'data/scifact', split: 'test', limit: 10, answer: false },
 };

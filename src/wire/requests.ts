@@ -114,7 +114,21 @@ export const MarkRequest = z
   })
   .strict();
 
-export const LearnRequest = z.object({ on: z.boolean() }).strict();
+/** A switch: learning, the fitted noise blend, the ranker. */
+export const SwitchRequest = z.object({ on: z.boolean() }).strict();
+export const LearnRequest = SwitchRequest;
+
+/** Fit the ranker or the noise blend; `save` stores it (switch it on apart). */
+export const FitRequest = z.object({ save: z.boolean().optional() }).strict();
+
+/** Mark the current noise suggestions as junk. */
+export const AcceptNoiseRequest = z
+  .object({
+    k: z.number().int().min(1).max(500).optional(),
+    minScore: z.number().min(0).max(100).optional(),
+    reason: z.string().max(1000).optional(),
+  })
+  .strict();
 
 export const UndoRequest = z.object({ batch: z.string().min(1).max(100).optional() }).strict();
 

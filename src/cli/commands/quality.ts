@@ -3,7 +3,16 @@ import type { Vault } from '../../index.js';
 import { num, str, type Command, type CommandContext, type Subcommand } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { table } from '../table.js';
-import { feedbackJson, markJson, noiseJson, transcriptJson } from '../../wire/quality.js';
+import {
+  feedbackJson,
+  markJson,
+  noiseFitJson,
+  noiseJson,
+  rankerFitJson,
+  rankerInfoJson,
+  requireFitted,
+  transcriptJson,
+} from '../../wire/quality.js';
 
 type Loop = Vault['quality'];
 type NoiseRow = Awaited<ReturnType<Loop['noiseScores']>>[number];
@@ -173,11 +182,6 @@ function markSub(noisy: boolean): Subcommand {
   };
 }
 
-/** Nothing could be fitted yet: exit 3 with what the fit needs, so a script does not go on. */
-function nothingToFit(what: string, needs: string): QuiverError {
-  return new QuiverError('NOT_FOUND', `quiver: ${what} not fitted: ${needs}`);
-}
-
 export const noiseCommand: Command = {
   name: 'noise',
   usage: 'quiver noise suggest|mark|keep|unmark|accept|fit|use|marks [options]',
@@ -249,16 +253,9 @@ export const noiseCommand: Command = {
       maxArgs: 0,
       async run(ctx) {
         const vault = await ctx.openVault();
-        const r = await vault.quality.fitNoise({ save: ctx.values.save === true });
-        if (!r.model.fitted)
-          throw nothingToFit(
-            'noise blend',
-            `${r.labelled} marked documents, and a fit needs at least one marked as noise (\`noise mark\`) and one kept (\`noise keep\`)`,
-          );
-        if (ctx.json)
-          ctx.out(
-            `${JSON.stringify({ fitted: r.model.fitted, saved: r.saved, labelled: r.labelled, meta: r.model.meta, weights: r.model.weights() })}\n`,
-          );
+        // Nothing to fit from: exit 3 with what the fit needs.
+        const r = requireFitted(await vault.quality.fitNoise({ save: ctx.values.save === true }));
+        if (ctx.json) ctx.out(`${JSON.stringify(noiseFitJson(r))}\n`);
         else {
           ctx.out(
             `noise blend fitted on ${r.labelled} documents${r.saved ? '; saved (switch it on with `quiver noise use on`)' : '; not saved (add --save)'}\n`,
@@ -310,16 +307,8 @@ export const rankerCommand: Command = {
       maxArgs: 0,
       async run(ctx) {
         const vault = await ctx.openVault();
-        const r = await vault.quality.fitRanker({ save: ctx.values.save === true });
-        if (!r.model.fitted)
-          throw nothingToFit(
-            'ranker',
-            'the feedback log has no question with both a positive and a negative row (turn on `quiver learn on` and ask, or `quiver rate` sections up and down for one question)',
-          );
-        if (ctx.json)
-          ctx.out(
-            `${JSON.stringify({ fitted: r.model.fitted, saved: r.saved, meta: r.model.meta, weights: r.model.weights() })}\n`,
-          );
+        const r = requireFitted(await vault.quality.fitRanker({ save: ctx.values.save === true }));
+        if (ctx.json) ctx.out(`${JSON.stringify(rankerFitJson(r))}\n`);
         else {
           ctx.out(
             `ranker fitted${r.saved ? '; saved (switch it on with `quiver ranker use on`)' : '; not saved (add --save)'}\n`,
@@ -352,9 +341,7 @@ export const rankerCommand: Command = {
         const vault = await ctx.openVault({ readonly: true });
         const i = await vault.quality.rankerInfo();
         if (ctx.json) {
-          ctx.out(
-            `${JSON.stringify({ learning: i.learning, feedback_rows: i.feedbackRows, ranker: { on: i.ranker.on, fitted_at: i.ranker.fittedAt, meta: i.ranker.meta, weights: i.ranker.weights }, noise: { on: i.noise.on, fitted_at: i.noise.fittedAt, meta: i.noise.meta, weights: i.noise.weights } })}\n`,
-          );
+          ctx.out(`${JSON.stringify(rankerInfoJson(i))}\n`);
           return EXIT.OK;
         }
         ctx.out(`learning: ${i.learning ? 'on' : 'off'} (${i.feedbackRows} feedback rows)\n`);

@@ -1,8 +1,27 @@
-import { feedbackJson, markJson, noiseJson, transcriptJson } from '../../wire/quality.js';
-import { LearnRequest, MarkRequest, RateRequest } from '../../wire/requests.js';
+import {
+  feedbackJson,
+  markJson,
+  noiseFitJson,
+  noiseJson,
+  rankerFitJson,
+  rankerInfoJson,
+  requireFitted,
+  transcriptJson,
+} from '../../wire/quality.js';
+import {
+  AcceptNoiseRequest,
+  FitRequest,
+  LearnRequest,
+  MarkRequest,
+  RateRequest,
+  SwitchRequest,
+} from '../../wire/requests.js';
 import { intQuery, param, route, type Route } from '../route.js';
 
-/** The quality loop: ratings, learning, noise suggestions and marks, transcripts. */
+/**
+ * The quality loop: ratings, learning, noise suggestions and marks, the fitted noise blend and the
+ * ranker, transcripts. Fitting and switching a model changes every client's results: admin.
+ */
 export const QUALITY_ROUTES: readonly Route[] = [
   route({
     method: 'POST',
@@ -87,6 +106,76 @@ export const QUALITY_ROUTES: readonly Route[] = [
     tag: 'quality',
     summary: "Take back a document's mark (404 when it has none)",
     handle: async (c, d) => c.json(markJson(await d.writer.quality.unmark(param(c, 'id')))),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/noise/accept',
+    role: 'write',
+    tag: 'quality',
+    summary: 'Mark the current suggestions as junk (the k best, at or above minScore)',
+    body: AcceptNoiseRequest,
+    handle: async (c, d, b) => {
+      const marks = await d.writer.quality.acceptNoisy(
+        b.k,
+        b.reason === undefined || b.reason === '' ? 'suggested' : b.reason,
+        b.minScore,
+      );
+      return c.json({ marks: marks.map(markJson) });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/noise/fit',
+    role: 'admin',
+    tag: 'quality',
+    summary:
+      "Fit the noise blend to people's marks (404 until there is a junk and a keeper mark); save stores it",
+    body: FitRequest,
+    handle: async (c, d, b) =>
+      c.json(noiseFitJson(requireFitted(await d.writer.quality.fitNoise({ save: b.save === true })))),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/noise/use',
+    role: 'admin',
+    tag: 'quality',
+    summary: 'Suggest with the saved fitted blend (on) or the fixed weights (off)',
+    body: SwitchRequest,
+    handle: async (c, d, b) => {
+      await d.writer.quality.useNoise(b.on);
+      return c.json({ noise_on: b.on });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/ranker',
+    role: 'read',
+    tag: 'quality',
+    summary: 'The learning switch, the ranker and the noise blend, with their weights',
+    handle: async (c, d) => c.json(rankerInfoJson(await d.reader.quality.rankerInfo())),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/ranker/fit',
+    role: 'admin',
+    tag: 'quality',
+    summary:
+      'Fit the pairwise ranker on the feedback log (404 until a question has an up and a down row); save stores it',
+    body: FitRequest,
+    handle: async (c, d, b) =>
+      c.json(rankerFitJson(requireFitted(await d.writer.quality.fitRanker({ save: b.save === true })))),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/ranker/use',
+    role: 'admin',
+    tag: 'quality',
+    summary: 'Let the saved ranker nudge context and ask (on), or not (off)',
+    body: SwitchRequest,
+    handle: async (c, d, b) => {
+      await d.writer.quality.useRanker(b.on);
+      return c.json({ ranker_on: b.on });
+    },
   }),
   route({
     method: 'GET',
