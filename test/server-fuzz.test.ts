@@ -664,9 +664,19 @@ describe('fuzzing quiver serve', () => {
     expect(out.fives).toEqual([]);
     expect(out.badErrors).toEqual([]);
     expect(out.readChanged).toEqual([]);
-    // Each route with a JSON body or an upload answered with success at least once.
+    // Each route with a JSON body or an upload answered with success at least once; but the fits
+    // answer 404 until there are ratings or marks to learn from, which random bodies may not leave,
+    // and an eval needs a file that parses as a question set or a BEIR folder under the roots,
+    // which random bodies never are (test/eval-job.test.ts runs both).
+    const mayNotSucceed = new Set([
+      '/v1/undo',
+      '/v1/ranker/fit',
+      '/v1/noise/fit',
+      '/v1/evals',
+      '/v1/evals/beir',
+    ]);
     for (const r of ROUTES.filter((x) => x.body !== undefined || x.multipart === true))
-      if (r.path !== '/v1/undo')
+      if (!mayNotSucceed.has(r.path))
         expect(out.reached.get(`${r.method} ${r.path}`) ?? 0, r.path).toBeGreaterThan(0);
     expect(await alive()).toBe(200);
   }, 120_000);
