@@ -1,7 +1,8 @@
 // `npm run screenshots`: the Ask view (and its Dartboard plot) with a cited section open (and rated up) in the side panel,
 // the Documents view with a document's outline open, an upload's finished progress and a refused
 // folder ingest, the Feedback view, the Noise view (empty, then with seeded junk and a mark), and
-// the Evaluation view (a run of demo/questions.jsonl to its end, its report embedded),
+// the Evaluation view (a run of demo/questions.jsonl to its end, its report embedded), the
+// Grounding lab (Experiment 1 made and explained),
 // at desktop (1280×800) and phone (390×844) widths, light and dark, as PNGs in a temporary folder
 // it prints.
 // Needs the built page (`npm run build`) and Debian's Chromium.
@@ -101,13 +102,29 @@ try {
       await page.screenshot({ path: join(out, `noise-${size.name}-${scheme}.png`), fullPage: true });
       // An evaluation of the demo question set run to its end, its report embedded.
       await page.goto(`${server.served.url}/#/eval`);
-      await page.getByLabel('MMR').check();
+      await page.getByRole('checkbox', { name: 'MMR' }).check();
       await page.getByLabel('Choose a question set (JSONL)').setInputFiles('demo/questions.jsonl');
       await page.getByTestId('eval-run').getByText('Done: the report is below.').waitFor({ timeout: 60_000 });
       await page.frameLocator('[data-testid="eval-report"]').getByRole('heading', { level: 1 }).waitFor();
       await page.screenshot({ path: join(out, `eval-${size.name}-${scheme}.png`), fullPage: true });
       await page.getByTestId('eval-report').scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(out, `eval-report-${size.name}-${scheme}.png`) });
+      // The Grounding lab: Experiment 1 predicted, made (precision Undefined) and explained.
+      await page.goto(`${server.served.url}/#/lab`);
+      await page.getByRole('button', { name: /^Experiment 1:/ }).click();
+      await page.getByRole('checkbox', { name: 'Citation support' }).check();
+      await page.getByRole('button', { name: 'Make the change' }).click();
+      await page.getByTestId('lab-changed').getByRole('radio').first().check();
+      await page.screenshot({ path: join(out, `lab-${size.name}-${scheme}.png`), fullPage: true });
+      // The answer asked above, opened in the lab with its first section switched off (once the Ask
+      // view hands its answer over).
+      const openAnswer = page.getByRole('button', { name: 'Open my last answer in the lab' });
+      if ((await openAnswer.count()) > 0) {
+        await openAnswer.click();
+        await page.getByTestId('lab-answer').getByRole('checkbox').first().uncheck();
+        await page.locator('[data-testid="lab-answer-cards"][data-state="1"]').waitFor();
+        await page.screenshot({ path: join(out, `lab-answer-${size.name}-${scheme}.png`), fullPage: true });
+      }
       await context.close();
     }
   // The queue with junk in it: three footer pages, the first marked as junk.

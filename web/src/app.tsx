@@ -13,6 +13,7 @@ import { AskView } from './views/ask-view.js';
 import { DocumentsView } from './views/documents-view.js';
 import { EvalView } from './views/eval-view.js';
 import { FeedbackView } from './views/feedback-view.js';
+import { LabView } from './views/lab-view.js';
 import { NoiseView } from './views/noise-view.js';
 import { VIEWS, viewOf, type ViewId } from './views.js';
 
@@ -88,6 +89,7 @@ export function App() {
               {view === 'feedback' && <FeedbackView token={token} onBadToken={forget} />}
               {view === 'noise' && <NoiseView token={token} onBadToken={forget} />}
               {view === 'eval' && <EvalView token={token} onBadToken={forget} />}
+              {view === 'lab' && <LabView token={token} />}
             </RoleContext.Provider>
           )}
         </ErrorBoundary>

@@ -8,6 +8,7 @@ export const VIEWS = [
   { id: 'feedback', label: 'Feedback' },
   { id: 'noise', label: 'Noise' },
   { id: 'eval', label: 'Evaluation' },
+  { id: 'lab', label: 'Lab' },
 ] as const;
 
 export type ViewId = (typeof VIEWS)[number]['id'];

@@ -16,6 +16,7 @@ import { msLabel } from '../format.js';
 import { useRatings } from '../use-ratings.js';
 import type { EvidenceHitJson } from '../wire.js';
 import { afterEvent, IDLE, started, type AskState } from './ask-state.js';
+import { rememberAnswer } from '../lab/last-answer.js';
 
 const PHASE_TEXT: Record<AskState['phase'], string> = {
   idle: '',
@@ -65,7 +66,11 @@ export function AskView(props: {
           setState((s) => ({ ...s, evidenceError: err instanceof Error ? err.message : String(err) }));
       });
     try {
-      for await (const ev of askStream(q, token, stop.signal)) setState((s) => afterEvent(s, ev));
+      for await (const ev of askStream(q, token, stop.signal)) {
+        setState((s) => afterEvent(s, ev));
+        // The lab can open this answer: its sections, claims and citations.
+        if (ev.type === 'done') rememberAnswer(ev.answer);
+      }
     } catch (err) {
       if (!stop.signal.aborted) setState((s) => ({ ...s, phase: 'failed', error: err }));
     }
