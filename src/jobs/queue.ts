@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { QuiverError } from '../errors.js';
 import type { JobRecord, JobState, ListJobsOptions } from '../store/store.js';
 import type { Vault } from '../vault.js';
@@ -63,4 +64,21 @@ export async function purgeDeadJobs(vault: Vault): Promise<number> {
   const n = await vault.store.purgeDeadJobs();
   await releaseBlobs(vault, dead.flatMap(uploadBlobs));
   return n;
+}
+
+/**
+ * Stop a job that this process's worker is running, for good: it is recorded dead with `reason`
+ * (a client cancelled it; another attempt would not help), so the worker loses its lease and
+ * stops after the item in hand. A job leased by another process, or not running, is left alone.
+ */
+export async function cancelOwnJob(
+  vault: Vault,
+  id: string,
+  reason = 'quiver: cancelled by the client',
+): Promise<void> {
+  const j = await vault.store.getJob(id);
+  const w = j?.worker;
+  if (j?.state !== 'leased' || w === null || w === undefined) return;
+  if (w.pid !== process.pid || w.host !== hostname()) return;
+  await vault.store.failJob(id, w, reason, null, Date.now());
 }

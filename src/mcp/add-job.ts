@@ -1,8 +1,7 @@
-import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { QuiverError } from '../errors.js';
 import type { IngestPayload } from '../jobs/job-kinds.js';
-import { findJob, submitJob } from '../jobs/queue.js';
+import { cancelOwnJob, findJob, submitJob } from '../jobs/queue.js';
 import { runNext } from '../jobs/worker.js';
 import type { JobRecord } from '../store/store.js';
 import type { Vault } from '../vault.js';
@@ -40,7 +39,7 @@ export async function addAsJob(
   const job = await submitJob(vault, 'ingest', payload);
   const stop = new AbortController();
   const cancel = (): void => {
-    void stopHere(vault, job.id).finally(() => stop.abort());
+    void cancelOwnJob(vault, job.id).finally(() => stop.abort());
   };
   signal.addEventListener('abort', cancel, { once: true });
   try {
@@ -75,17 +74,4 @@ function report(options: AddJobOptions, p: Record<string, unknown>): void {
   const done = typeof p.done === 'number' ? p.done : 0;
   const total = typeof p.total === 'number' ? p.total : undefined;
   options.onProgress(done, total, typeof p.source === 'string' ? p.source : '');
-}
-
-/**
- * Record the job dead ("cancelled by the client") when this process's worker holds its lease, as
- * a worker records a failure that another attempt cannot help; the worker then loses the lease
- * and stops after the document in hand. A job leased by another process is left to it.
- */
-async function stopHere(vault: Vault, id: string): Promise<void> {
-  const j = await vault.store.getJob(id);
-  const w = j?.worker;
-  if (j?.state !== 'leased' || w === null || w === undefined) return;
-  if (w.pid !== process.pid || w.host !== hostname()) return;
-  await vault.store.failJob(id, w, 'quiver: cancelled by the client', null, Date.now());
 }
