@@ -20,6 +20,19 @@ describe('relevanceKey', () => {
     expect(gradeOf(h, { 'a.md': -1 })).toBe(0);
   });
 
+  it('matches a relative path key that ends the source on a folder boundary, after every exact key', () => {
+    const h = hit('/srv/vault/demo/corpus/coffee/espresso.md');
+    expect(relevanceKey(h, { 'demo/corpus/coffee/espresso.md': 1 })).toBe('demo/corpus/coffee/espresso.md');
+    expect(relevanceKey(h, { 'espresso.md': 1 })).toBe('espresso.md');
+    expect(relevanceKey(h, { 'presso.md': 1 })).toBeNull();
+    expect(relevanceKey(h, { '/coffee/espresso.md': 1 })).toBeNull();
+    expect(relevanceKey(h, { '': 1 })).toBeNull();
+    // An exact key wins over a suffix.
+    expect(relevanceKey(h, { 'espresso.md': 1, '/srv/vault/demo/corpus/coffee/espresso.md-id': 2 })).toBe(
+      '/srv/vault/demo/corpus/coffee/espresso.md-id',
+    );
+  });
+
   it('does not match inherited object keys', () => {
     expect(relevanceKey({ sectionId: 'toString', docId: 'constructor', source: '__proto__' }, {})).toBeNull();
   });

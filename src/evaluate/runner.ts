@@ -67,13 +67,20 @@ export interface RelevanceTarget {
 /**
  * The key of `relevant` a retrieved section matches: its section id, else its document id, else its
  * document source, else — for a JSONL record, whose source is `<file>#<id>` (`jsonlSource`) — the
- * record's id as qrels write it (`d2`, `2`), the first that is a key; null when none is. So a section
- * hit counts for its document's source key, and a BEIR corpus record for its corpus id.
+ * record's id as qrels write it (`d2`, `2`), else a relative path key that ends the source on a
+ * folder boundary (`notes/a.md` for `/srv/vault/notes/a.md`: a question set written beside a corpus
+ * that a server ingested from another folder), the first that is a key; null when none is. So a
+ * section hit counts for its document's source key, and a BEIR corpus record for its corpus id.
+ * Edge cases: a path key matches only after a `/` (`a.md` does not match `/x/ba.md`), and an
+ * absolute key (`/…`) only exactly.
  */
 export function relevanceKey(hit: RelevanceTarget, relevant: Gains): string | null {
   for (const k of [hit.sectionId, hit.docId, hit.source]) if (Object.hasOwn(relevant, k)) return k;
   const record = recordId(hit.source);
-  return record !== undefined && Object.hasOwn(relevant, record) ? record : null;
+  if (record !== undefined && Object.hasOwn(relevant, record)) return record;
+  for (const k of Object.keys(relevant))
+    if (k !== '' && !k.startsWith('/') && hit.source.endsWith(`/${k}`)) return k;
+  return null;
 }
 
 /** The id of the JSONL record a source names, as a string (`corpus.jsonl#n:2` → `2`), or undefined. */
