@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { Vault } from '../src/index.js';
@@ -57,7 +57,9 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   const writer = await Vault.open({
     overrides: { vault: path, 'server.burst': 1000, 'server.ratePerSecond': 1000, 'server.roots': root },
   });
-  await writer.add([join(ROOT, 'demo', 'corpus')]);
+  // As a person adds it from the checkout (`quiver add demo/corpus`): sources stay relative, so
+  // pages and screenshots show `demo/corpus/…`, not the folders of the machine they ran on.
+  await writer.add([relative(process.cwd(), join(ROOT, 'demo', 'corpus'))]);
   const reader = await Vault.open({ overrides: { vault: path }, readonly: true });
   const served = await startServer({ reader, writer }, { host: '127.0.0.1', port: 0 });
   const token = (await createToken(writer.store, 'read', 'web page test')).token;
