@@ -1,9 +1,9 @@
 // Shared by the page's browser test and `npm run screenshots`: a real `quiver serve` over a fresh
 // copy of the demo vault, Debian's Chromium driven by playwright-core, and the page's steps.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { Vault } from '../src/index.js';
@@ -46,8 +46,12 @@ export interface DemoServerOptions {
  * temp folder, with `server.roots` set to a folder of its own (one Markdown file in `notes/`).
  */
 export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
+  // A project folder as a person has one: the demo corpus in it and the vault in its `.quiver/`,
+  // so sources are relative to it (`demo/corpus/…`), never the folders of the machine.
   const dir = mkdtempSync(join(tmpdir(), 'quiver-web-'));
-  const path = join(dir, 'demo.db');
+  const path = join(dir, '.quiver', 'demo.db');
+  mkdirSync(join(dir, '.quiver'));
+  cpSync(join(ROOT, 'demo', 'corpus'), join(dir, 'demo', 'corpus'), { recursive: true });
   const root = join(dir, 'root');
   mkdirSync(join(root, 'notes'), { recursive: true });
   writeFileSync(
@@ -57,9 +61,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   const writer = await Vault.open({
     overrides: { vault: path, 'server.burst': 1000, 'server.ratePerSecond': 1000, 'server.roots': root },
   });
-  // As a person adds it from the checkout (`quiver add demo/corpus`): sources stay relative, so
-  // pages and screenshots show `demo/corpus/…`, not the folders of the machine they ran on.
-  await writer.add([relative(process.cwd(), join(ROOT, 'demo', 'corpus'))]);
+  await writer.add([join(dir, 'demo', 'corpus')]);
   const reader = await Vault.open({ overrides: { vault: path }, readonly: true });
   const served = await startServer({ reader, writer }, { host: '127.0.0.1', port: 0 });
   const token = (await createToken(writer.store, 'read', 'web page test')).token;
