@@ -106,8 +106,12 @@ try {
       await page.getByLabel('Choose a question set (JSONL)').setInputFiles('demo/questions.jsonl');
       await page.getByTestId('eval-run').getByText('Done: the report is below.').waitFor({ timeout: 60_000 });
       await page.frameLocator('[data-testid="eval-report"]').getByRole('heading', { level: 1 }).waitFor();
+      // The sandboxed report is painted in a process of its own, a moment after it loads: without
+      // this pause a narrow window's shots caught it blank.
+      await page.waitForTimeout(500);
       await page.screenshot({ path: join(out, `eval-${size.name}-${scheme}.png`), fullPage: true });
       await page.getByTestId('eval-report').scrollIntoViewIfNeeded();
+      await page.waitForTimeout(300);
       await page.screenshot({ path: join(out, `eval-report-${size.name}-${scheme}.png`) });
       // The Grounding lab: Experiment 1 predicted, made (precision Undefined) and explained.
       await page.goto(`${server.served.url}/#/lab`);
