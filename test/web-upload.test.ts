@@ -3,12 +3,14 @@
 // its progress bar runs to the end, and the new document is searchable (through the API) and
 // listed; undoing its batch removes it; a folder on the server outside the roots is refused with
 // the server's message, one inside is ingested; the Noise view shows the API's queue (empty on the
-// demo vault, then three seeded junk pages) with their features, and Junk / Keep write marks.
+// demo vault, then three seeded junk pages) with their features, Junk / Keep write marks, Mark all
+// marks the queue after a confirmation, and the blend is fitted to the marks and switched on.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiJson,
   axeViolations,
+  dropProblems,
   enterToken,
   startPageRig,
   type DemoServer,
@@ -211,6 +213,52 @@ describe('the Noise view', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await axeViolations(page)).toEqual([]);
     await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('marks every suggestion as junk after a confirmation, then fits the blend to the marks and uses it', async () => {
+    // Two more footers, so the queue is not empty after the keepers above.
+    await api('/v1/documents', {
+      texts: [4, 5].map((i) => ({ text: junk(i), source: `junk-${i}.txt`, title: `Site footer ${i}` })),
+    });
+    await page.reload();
+    const blend = page.getByTestId('noise-blend');
+    await blend.getByText('Suggestions use the fixed weights; no blend fitted yet.').waitFor();
+    // Every mark so far is a keeper: a fit needs a junk one too, and the server says so.
+    const marksBefore = (await api<{ marks: Mark[] }>('/v1/noise/marks')).marks;
+    expect(marksBefore.every((m) => !m.noisy)).toBe(true);
+    await blend.getByRole('button', { name: 'Fit to the marks' }).click();
+    await blend.getByRole('alert').filter({ hasText: 'at least one marked as noise' }).waitFor();
+    // Chromium logs the refused fit; it was the point of this step.
+    expect(dropProblems(problems, /Failed to load resource: .* 404 \(Not Found\)/)).toBe(1);
+    const { suggestions } = await api<{ suggestions: Suggestion[] }>('/v1/noise/suggestions?k=50');
+    expect(suggestions.length).toBeGreaterThan(0);
+    await page.getByRole('button', { name: `Mark all ${suggestions.length} as junk…` }).click();
+    // The first press only asks; nothing is marked yet.
+    expect((await api<{ marks: Mark[] }>('/v1/noise/marks')).marks).toHaveLength(marksBefore.length);
+    await page.getByRole('button', { name: 'Yes, mark all' }).click();
+    await page
+      .getByRole('status')
+      .filter({
+        hasText: `${suggestions.length} ${suggestions.length === 1 ? 'document' : 'documents'} marked as junk.`,
+      })
+      .waitFor();
+    const marks = (await api<{ marks: Mark[] }>('/v1/noise/marks')).marks;
+    for (const sug of suggestions)
+      expect(marks).toContainEqual(expect.objectContaining({ doc_id: sug.doc_id, noisy: true }));
+    await page.getByTestId('no-suggestions').waitFor();
+    await blend.getByRole('button', { name: 'Fit to the marks' }).click();
+    await blend
+      .getByRole('status')
+      .filter({ hasText: `Blend fitted on ${marks.length} marked documents and saved.` })
+      .waitFor();
+    await blend.getByRole('button', { name: 'Use the fitted blend' }).click();
+    await blend.getByText(/^Suggestions use the fitted blend; a blend was fitted /).waitFor();
+    expect(await api<{ noise: { on: boolean; fitted_at: string | null } }>('/v1/ranker')).toMatchObject({
+      noise: { on: true },
+    });
+    expect(await axeViolations(page)).toEqual([]);
+    await blend.getByRole('button', { name: 'Use the fixed weights' }).click();
+    await blend.getByText(/^Suggestions use the fixed weights; a blend was fitted /).waitFor();
   });
 
   it('logged no console errors', () => {

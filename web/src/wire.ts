@@ -255,3 +255,27 @@ export interface SelectionMapJson {
   candidates: MapCandidateJson[];
   picks: Record<SelectionMethod, number[]>;
 }
+
+/** A stored model's switch, fit time, fit size and weights (`GET /v1/ranker`). */
+export interface ModelInfoJson {
+  on: boolean;
+  fitted_at: string | null;
+  meta: { nPairs: number; nRows: number; nGroups: number; l2: number } | null;
+  weights: Record<string, number>;
+}
+
+/** The learning switch, the ranker and the noise blend (`GET /v1/ranker`). */
+export interface RankerInfoJson {
+  learning: boolean;
+  feedback_rows: number;
+  ranker: ModelInfoJson;
+  noise: ModelInfoJson;
+}
+
+/** A fitted noise blend (`POST /v1/noise/fit`). */
+export interface NoiseFitJson {
+  fitted: boolean;
+  saved: boolean;
+  labelled: number;
+  weights: Record<string, number>;
+}

@@ -1,7 +1,8 @@
 /**
  * Noise review: the documents that look like junk (score ≥ 1, not judged yet), each with its score
- * and the features behind it, to mark as junk (it leaves search and answers) or keep; and the
- * marks made so far, each of which can be turned the other way.
+ * and the features behind it, to mark as junk (it leaves search and answers) or keep, one by one or
+ * all at once (confirmed first); the marks made so far, each of which can be turned the other way;
+ * and the blend fitted to those marks.
  */
 import { useState } from 'preact/hooks';
 import { getJson } from '../api.js';
@@ -9,6 +10,7 @@ import { ErrorNote } from '../components/error-note.js';
 import { LoadedTable } from '../components/loaded-table.js';
 import { FeatureBars } from '../components/feature-bars.js';
 import { NeedsRole } from '../components/needs-role.js';
+import { NoiseBlend } from '../components/noise-blend.js';
 import { useAllowed } from '../role.js';
 import { useJson } from '../use-json.js';
 import type { NoiseMarkJson, NoiseSuggestionJson } from '../wire.js';
@@ -34,6 +36,18 @@ export function NoiseView({ token, onBadToken }: { token: string; onBadToken: ()
     getJson<NoiseMarkJson>('/v1/noise/marks', token, { body: { document: docId, noisy } })
       .then((m) => {
         setSaid(`${nameOf(m)} marked as ${noisy ? 'junk' : 'a keeper'}.`);
+        setVersion((v) => v + 1);
+      }, setError)
+      .finally(() => setBusy(null));
+  };
+  const [confirming, setConfirming] = useState(false);
+  const acceptAll = (k: number): void => {
+    setBusy('all');
+    setError(null);
+    getJson<{ marks: NoiseMarkJson[] }>('/v1/noise/accept', token, { body: { k } })
+      .then((r) => {
+        setSaid(`${r.marks.length} ${r.marks.length === 1 ? 'document' : 'documents'} marked as junk.`);
+        setConfirming(false);
         setVersion((v) => v + 1);
       }, setError)
       .finally(() => setBusy(null));
@@ -65,6 +79,31 @@ export function NoiseView({ token, onBadToken }: { token: string; onBadToken: ()
                 Noisiest first. Each bar is a feature ranked against the whole vault, from −1.73 to +1.73: to
                 the right (red) it points to junk, to the left to a keeper.
               </p>
+              {canMark &&
+                (confirming ? (
+                  <div class="confirm" role="group" aria-label="Confirm marking every suggestion as junk">
+                    <span class="small">
+                      Mark all {queue.value.suggestions.length} as junk? They leave search and answers.
+                    </span>
+                    <button
+                      type="button"
+                      disabled={busy !== null}
+                      ref={(el) => el?.focus()}
+                      onClick={() => acceptAll(queue.value.suggestions.length)}
+                    >
+                      Yes, mark all
+                    </button>
+                    <button type="button" class="quiet" onClick={() => setConfirming(false)}>
+                      Cancel
+                    </button>
+                  </div>
+                ) : (
+                  <p>
+                    <button type="button" class="quiet" onClick={() => setConfirming(true)}>
+                      Mark all {queue.value.suggestions.length} as junk…
+                    </button>
+                  </p>
+                ))}
               <ol class="suggestions" data-testid="suggestions">
                 {queue.value.suggestions.map((s) => (
                   <li key={s.doc_id} class="suggestion">
@@ -105,6 +144,7 @@ export function NoiseView({ token, onBadToken }: { token: string; onBadToken: ()
             </>
           ))}
       </section>
+      <NoiseBlend token={token} version={version} onChanged={() => setVersion((v) => v + 1)} />
       <section class="card" aria-labelledby="marks-title">
         <h2 id="marks-title">Marks</h2>
         <LoadedTable
