@@ -93,3 +93,17 @@ export function param(c: Ctx, name: string): string {
   if (v === undefined || v === '') throw new QuiverError('BAD_INPUT', `quiver: missing ${name}`);
   return v;
 }
+
+/**
+ * A multipart body and its `file` fields; BAD_INPUT with `help` (what the route wants) when the
+ * body is not multipart/form-data.
+ */
+export async function multipartFiles(c: Ctx, help: string): Promise<{ form: FormData; files: File[] }> {
+  let form: FormData;
+  try {
+    form = await c.req.formData();
+  } catch {
+    throw new QuiverError('BAD_INPUT', help);
+  }
+  return { form, files: form.getAll('file').filter((f): f is File => typeof f !== 'string') };
+}

@@ -8,7 +8,7 @@ import { jobJson } from '../../wire/jobs.js';
 import { AddRequest, UndoRequest } from '../../wire/requests.js';
 import { realRoots } from '../../ingest/path-under.js';
 import { pathUnderRoots } from '../roots.js';
-import { intQuery, param, route, type Ctx, type Route } from '../route.js';
+import { intQuery, multipartFiles, param, route, type Ctx, type Route } from '../route.js';
 import { allows } from '../tokens.js';
 import { UPLOAD_HEAD_BYTES, uploadKind } from '../upload-kind.js';
 import { safeUploadName } from '../upload-name.js';
@@ -123,21 +123,9 @@ export const DOCUMENT_ROUTES: readonly Route[] = [
     multipart: true,
     status: 202,
     handle: async (c, d) => {
-      let form: FormData;
-      try {
-        form = await c.req.formData();
-      } catch {
-        throw new QuiverError(
-          'BAD_INPUT',
-          'quiver: an upload must be multipart/form-data with one or more "file" fields',
-        );
-      }
-      const files = form.getAll('file').filter((f): f is File => typeof f !== 'string');
-      if (files.length === 0)
-        throw new QuiverError(
-          'BAD_INPUT',
-          'quiver: an upload must be multipart/form-data with one or more "file" fields',
-        );
+      const help = 'quiver: an upload must be multipart/form-data with one or more "file" fields';
+      const { files } = await multipartFiles(c, help);
+      if (files.length === 0) throw new QuiverError('BAD_INPUT', help);
       // Check every file before keeping any, so a bad one changes nothing.
       const checked: { name: string; bytes: Uint8Array }[] = [];
       for (const f of files) {

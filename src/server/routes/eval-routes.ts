@@ -11,7 +11,16 @@ import type { JobRecord } from '../../store/store.js';
 import type { Vault } from '../../vault.js';
 import { BeirEvalRequest, EvalSettingsRequest, evalJobJson } from '../../wire/evals.js';
 import { pathUnderRoots } from '../roots.js';
-import { intQuery, param, route, type AppDeps, type Ctx, type Env, type Route } from '../route.js';
+import {
+  intQuery,
+  multipartFiles,
+  param,
+  route,
+  type AppDeps,
+  type Ctx,
+  type Env,
+  type Route,
+} from '../route.js';
 import { safeUploadName } from '../upload-name.js';
 
 /**
@@ -141,13 +150,7 @@ export const EVAL_ROUTES: readonly Route[] = [
     multipart: true,
     status: 202,
     handle: async (c, d) => {
-      let form: FormData;
-      try {
-        form = await c.req.formData();
-      } catch {
-        throw new QuiverError('BAD_INPUT', UPLOAD_HELP);
-      }
-      const files = form.getAll('file').filter((f): f is File => typeof f !== 'string');
+      const { form, files } = await multipartFiles(c, UPLOAD_HELP);
       const file = files[0];
       if (file === undefined || files.length > 1) throw new QuiverError('BAD_INPUT', UPLOAD_HELP);
       const settings = formSettings(form);

@@ -6,58 +6,16 @@
 import { progressOf } from '../job-events.js';
 import type { JobRun } from '../use-job-run.js';
 import type { JobJson } from '../wire.js';
-import { ErrorNote } from './error-note.js';
+import { JobProgress, type Bar, type JobWords } from './job-progress.js';
+
+const EVAL_WORDS: JobWords = { bar: barOf, died: 'The evaluation failed', testId: 'eval-run' };
 
 export function EvalProgress(props: { run: JobRun; forbidden: string }) {
-  const { run, forbidden } = props;
-  if (run.phase === 'idle') return null;
-  if (run.phase === 'failed' && run.job === null)
-    return (
-      <div class="job-run">
-        <ErrorNote error={run.error} forbidden={forbidden} />
-      </div>
-    );
-  const job = run.phase === 'sending' ? null : run.job;
-  const bar = barOf(job);
-  return (
-    <div class="job-run" data-testid="eval-run">
-      <p class="job-title">
-        <strong>{run.label}</strong>
-        {job !== null && (
-          <span class={`tag ${job.state === 'done' ? 'ok' : job.state === 'dead' ? 'bad' : ''}`}>
-            {job.state}
-          </span>
-        )}
-      </p>
-      <div
-        class={`progress ${job?.state === 'dead' ? 'dead' : ''}`}
-        role="progressbar"
-        aria-label={`Progress: ${run.label}`}
-        aria-valuemin={0}
-        aria-valuemax={bar.max}
-        aria-valuenow={bar.now}
-        aria-valuetext={bar.text}
-      >
-        <span class="progress-fill" style={{ width: `${(100 * bar.now) / bar.max}%` }} />
-      </div>
-      <p class="small" role="status" aria-live="polite">
-        {bar.text}
-      </p>
-      {run.phase === 'failed' && <ErrorNote error={run.error} forbidden={forbidden} />}
-      {job?.state === 'dead' && (
-        <div class="note error" role="alert">
-          <p>
-            <strong>The evaluation failed</strong> after {job.attempts} of {job.maxAttempts} attempts
-            {job.lastError === null ? '.' : `: ${job.lastError}`}
-          </p>
-        </div>
-      )}
-    </div>
-  );
+  return <JobProgress run={props.run} forbidden={props.forbidden} words={EVAL_WORDS} />;
 }
 
 /** The bar's position and its words, from the job's state and progress report. */
-function barOf(job: JobJson | null): { now: number; max: number; text: string } {
+function barOf(job: JobJson | null): Bar {
   if (job === null) return { now: 0, max: 1, text: 'Sending…' };
   const p = progressOf(job);
   if (job.state === 'done') {

@@ -8,6 +8,7 @@ import { getJson } from '../api.js';
 import { useJobRun, type JobRun } from '../use-job-run.js';
 import type { AcceptedJson, JobJson } from '../wire.js';
 import { EvalProgress } from './eval-progress.js';
+import { ServerPathField } from './server-path-field.js';
 import type { EvalChoice } from './eval-settings.js';
 
 /** `onEnded` is told the finished job (done or dead), to reload the runs and show its report. */
@@ -84,33 +85,23 @@ export function EvalBeir({ token, choice, onEnded }: StartProps) {
   return (
     <form class="add-part" onSubmit={submit} noValidate>
       <h3>A BEIR folder on the server</h3>
-      <label for="eval-beir">Path of the BEIR folder</label>
-      <div class="row">
-        <input
-          id="eval-beir"
-          type="text"
-          autoComplete="off"
-          spellcheck={false}
-          placeholder="/srv/beir/scifact"
-          value={path}
-          aria-describedby={problem === '' ? 'eval-beir-help' : 'eval-beir-help eval-beir-problem'}
-          aria-invalid={problem !== ''}
-          onInput={(e) => setPath(e.currentTarget.value)}
-        />
-        <button type="submit" disabled={busy}>
-          Run
-        </button>
-      </div>
-      {problem !== '' && (
-        <p id="eval-beir-problem" class="field-error small">
-          {problem}
-        </p>
-      )}
-      <p id="eval-beir-help" class="muted small">
-        An absolute path under the server’s roots holding <code>corpus.jsonl</code>,{' '}
-        <code>queries.jsonl</code> and <code>qrels/</code>. Its corpus is ingested into a throwaway vault.
-        Needs an admin token.
-      </p>
+      <ServerPathField
+        id="eval-beir"
+        label="Path of the BEIR folder"
+        placeholder="/srv/beir/scifact"
+        value={path}
+        onInput={setPath}
+        problem={problem}
+        busy={busy}
+        action="Run"
+        help={
+          <>
+            An absolute path under the server’s roots holding <code>corpus.jsonl</code>,{' '}
+            <code>queries.jsonl</code> and <code>qrels/</code>. Its corpus is ingested into a throwaway vault.
+            Needs an admin token.
+          </>
+        }
+      />
       <EvalProgress
         run={run}
         forbidden="The server refused: a BEIR folder needs an admin token and a path under its roots."

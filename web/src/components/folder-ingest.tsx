@@ -8,6 +8,7 @@ import { getJson } from '../api.js';
 import { useJobRun } from '../use-job-run.js';
 import type { AcceptedJson } from '../wire.js';
 import { JobProgress } from './job-progress.js';
+import { ServerPathField } from './server-path-field.js';
 
 export function FolderIngest({ token, onChanged }: { token: string; onChanged: () => void }) {
   const { run, start } = useJobRun(token, onChanged);
@@ -27,31 +28,17 @@ export function FolderIngest({ token, onChanged }: { token: string; onChanged: (
   return (
     <form class="add-part" onSubmit={submit} noValidate>
       <h3>A folder on the server</h3>
-      <label for="folder-path">Path on the server</label>
-      <div class="row">
-        <input
-          id="folder-path"
-          type="text"
-          autoComplete="off"
-          spellcheck={false}
-          placeholder="/srv/notes"
-          value={path}
-          aria-describedby={problem === '' ? 'folder-help' : 'folder-help folder-problem'}
-          aria-invalid={problem !== ''}
-          onInput={(e) => setPath(e.currentTarget.value)}
-        />
-        <button type="submit" disabled={busy}>
-          Ingest
-        </button>
-      </div>
-      {problem !== '' && (
-        <p id="folder-problem" class="field-error small">
-          {problem}
-        </p>
-      )}
-      <p id="folder-help" class="muted small">
-        An absolute path under the folders the server was set to allow (server.roots). Needs an admin token.
-      </p>
+      <ServerPathField
+        id="folder-path"
+        label="Path on the server"
+        placeholder="/srv/notes"
+        value={path}
+        onInput={setPath}
+        problem={problem}
+        busy={busy}
+        action="Ingest"
+        help="An absolute path under the folders the server was set to allow (server.roots). Needs an admin token."
+      />
       <JobProgress
         run={run}
         forbidden="The server refused: folder ingest needs an admin token and a path under its roots."

@@ -1,15 +1,43 @@
 /**
- * Where an ingest job is: a progress bar (files read of all, from the job's own reports) with what
- * it is doing in words, then what it did (added, updated, failed and why) or why it died. The bar
- * stays, full, when the job is done, so the outcome can be read after it.
+ * Where a job is: a progress bar (from the job's own reports) with what it is doing in words, then
+ * what it did or why it died. The bar stays, full, when the job is done, so the outcome can be read
+ * after it. The words are the job kind's (`JobWords`): an ingest's by default (files read of all,
+ * then added, updated, failed and why).
  */
+import type { ComponentChildren } from 'preact';
 import { progressOf } from '../job-events.js';
 import type { JobRun } from '../use-job-run.js';
 import type { AddReportJson, JobJson } from '../wire.js';
 import { ErrorNote } from './error-note.js';
 
-export function JobProgress(props: { run: JobRun; forbidden?: string }) {
-  const { run, forbidden } = props;
+/** What a kind of job says: its bar's position and words, what it did, and how a death reads. */
+export interface JobWords {
+  bar(job: JobJson | null): Bar;
+  /** Shown under the bar once the job is done. */
+  done?(job: JobJson): ComponentChildren;
+  /** The dead job's headline, before "after N of M attempts". */
+  died: string;
+  /** What to do about a dead job, if anything. */
+  advice?: string;
+  testId: string;
+}
+
+export interface Bar {
+  now: number;
+  max: number;
+  text: string;
+}
+
+export const INGEST_WORDS: JobWords = {
+  bar: barOf,
+  done: (job) => <ReportSummary report={job.result as AddReportJson | null} />,
+  died: 'The job died',
+  advice: 'Nothing it did stays half-done; retry it from the job list below once the cause is fixed.',
+  testId: 'job-run',
+};
+
+export function JobProgress(props: { run: JobRun; forbidden?: string; words?: JobWords }) {
+  const { run, forbidden, words = INGEST_WORDS } = props;
   if (run.phase === 'idle') return null;
   if (run.phase === 'failed' && run.job === null)
     return (
@@ -18,9 +46,9 @@ export function JobProgress(props: { run: JobRun; forbidden?: string }) {
       </div>
     );
   const job = run.phase === 'sending' ? null : run.job;
-  const bar = barOf(job);
+  const bar = words.bar(job);
   return (
-    <div class="job-run" data-testid="job-run">
+    <div class="job-run" data-testid={words.testId}>
       <p class="job-title">
         <strong>{run.label}</strong>
         {job !== null && (
@@ -46,22 +74,22 @@ export function JobProgress(props: { run: JobRun; forbidden?: string }) {
       {run.phase === 'failed' && (
         <ErrorNote error={run.error} {...(forbidden === undefined ? {} : { forbidden })} />
       )}
-      {job?.state === 'done' && <ReportSummary report={job.result as AddReportJson | null} />}
+      {job?.state === 'done' && words.done?.(job)}
       {job?.state === 'dead' && (
         <div class="note error" role="alert">
           <p>
-            <strong>The job died</strong> after {job.attempts} of {job.maxAttempts} attempts
+            <strong>{words.died}</strong> after {job.attempts} of {job.maxAttempts} attempts
             {job.lastError === null ? '.' : `: ${job.lastError}`}
           </p>
-          <p>Nothing it did stays half-done; retry it from the job list below once the cause is fixed.</p>
+          {words.advice !== undefined && <p>{words.advice}</p>}
         </div>
       )}
     </div>
   );
 }
 
-/** The bar's position and its words, from the job's state and progress report. */
-function barOf(job: JobJson | null): { now: number; max: number; text: string } {
+/** An ingest's bar: its position and words, from the job's state and progress report. */
+function barOf(job: JobJson | null): Bar {
   if (job === null) return { now: 0, max: 1, text: 'Sending…' };
   const p = progressOf(job);
   if (job.state === 'done') {
