@@ -882,6 +882,18 @@ describe('quality routes, health and CORS', () => {
     expect(ok.headers.get('access-control-allow-methods')).toMatch(/POST/);
     expect(ok.headers.get('access-control-allow-headers')).toMatch(/authorization/);
     expect((await pre('http://evil.test')).headers.get('access-control-allow-origin')).toBeNull();
+    // An MCP client in a browser sends its protocol headers to /mcp.
+    const mcp = await fetch(`${served.url}/mcp`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://example.test',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, mcp-protocol-version',
+      },
+    });
+    expect(mcp.headers.get('access-control-allow-origin')).toBe('http://example.test');
+    expect(mcp.headers.get('access-control-allow-headers')).toMatch(/mcp-protocol-version/);
+    expect(mcp.headers.get('access-control-allow-headers')).toMatch(/mcp-session-id/);
     // The real request from the allowed origin carries the header too, and shows the request id.
     const real = await fetch(`${served.url}/readyz`, {
       headers: { origin: 'http://example.test', authorization: `Bearer ${token.read}` },

@@ -88,9 +88,17 @@ export function createApp(deps: AppDeps, routes: readonly Route[] = ROUTES): Hon
       '*',
       cors({
         origin: [...(deps.corsOrigins ?? [])],
-        allowHeaders: ['authorization', 'content-type', 'accept', 'last-event-id'],
+        // The MCP headers too, so an MCP client in a browser on an allowed origin reaches /mcp.
+        allowHeaders: [
+          'authorization',
+          'content-type',
+          'accept',
+          'last-event-id',
+          'mcp-protocol-version',
+          'mcp-session-id',
+        ],
         allowMethods: ['GET', 'POST', 'DELETE'],
-        exposeHeaders: ['x-request-id', 'retry-after', 'location'],
+        exposeHeaders: ['x-request-id', 'retry-after', 'location', 'mcp-protocol-version', 'mcp-session-id'],
         maxAge: 600,
       }),
     );
