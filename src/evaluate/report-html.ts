@@ -34,6 +34,7 @@ th{background:var(--soft);font-weight:600}td.l,th.l{text-align:left}
 .legend span{display:inline-block;margin-right:14px}.swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px;vertical-align:-1px}
 details{margin:8px 0}summary{cursor:pointer;font-weight:600}
 .notes li{color:var(--muted)}
+@media (max-width:640px){body{padding:16px 12px}table{display:block;max-width:100%;overflow-x:auto}}
 `;
 
 /** Render the whole report. Every string from the result is HTML-escaped. */
