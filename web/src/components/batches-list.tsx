@@ -4,6 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { getJson } from '../api.js';
+import { focusOnMount } from '../focus-on-mount.js';
 import { useAllowed } from '../role.js';
 import { useJson } from '../use-json.js';
 import type { BatchJson } from '../wire.js';
@@ -132,9 +133,4 @@ export function BatchesList(props: { token: string; version: number; onChanged: 
       />
     </section>
   );
-}
-
-/** Moves focus to the confirm button when it appears (the Undo button it replaces is gone). */
-function focusOnMount(el: HTMLButtonElement | null): void {
-  el?.focus();
 }

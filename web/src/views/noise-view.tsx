@@ -6,6 +6,7 @@
  */
 import { useState } from 'preact/hooks';
 import { getJson } from '../api.js';
+import { focusOnMount } from '../focus-on-mount.js';
 import { ErrorNote } from '../components/error-note.js';
 import { LoadedTable } from '../components/loaded-table.js';
 import { FeatureBars } from '../components/feature-bars.js';
@@ -88,7 +89,7 @@ export function NoiseView({ token, onBadToken }: { token: string; onBadToken: ()
                     <button
                       type="button"
                       disabled={busy !== null}
-                      ref={(el) => el?.focus()}
+                      ref={focusOnMount}
                       onClick={() => acceptAll(queue.value.suggestions.length)}
                     >
                       Yes, mark all
