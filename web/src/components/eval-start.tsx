@@ -3,12 +3,12 @@
  * set (write; run against this vault), or name a BEIR folder on the server (admin; its corpus goes
  * into a throwaway vault). The server checks the set whole and says which line is wrong.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import { getJson } from '../api.js';
 import { useJobRun, type JobRun } from '../use-job-run.js';
 import type { AcceptedJson, JobJson } from '../wire.js';
 import { EvalProgress } from './eval-progress.js';
-import { ServerPathField } from './server-path-field.js';
+import { ServerPathForm } from './server-path-form.js';
 import type { EvalChoice } from './eval-settings.js';
 
 /** `onEnded` is told the finished job (done or dead), to reload the runs and show its report. */
@@ -61,52 +61,39 @@ export function EvalUpload({ token, choice, onEnded }: StartProps) {
 export function EvalBeir({ token, choice, onEnded }: StartProps) {
   const { run, start } = useJobRun(token, () => undefined);
   useEnded(run, onEnded);
-  const [path, setPath] = useState('');
-  const [problem, setProblem] = useState('');
-  const busy = run.phase === 'sending' || run.phase === 'running';
-  const submit = (e: Event): void => {
-    e.preventDefault();
-    const p = path.trim();
-    if (p === '') {
-      setProblem('Enter the path of a BEIR folder on the server.');
-      return;
-    }
-    setProblem('');
-    start(`Evaluation of ${p}`, () =>
-      getJson<AcceptedJson>('/v1/evals/beir', token, {
-        body: {
-          path: p,
-          judge: choice.judge,
-          ...(choice.select.length === 0 ? {} : { select: choice.select }),
-        },
-      }),
-    );
-  };
   return (
-    <form class="add-part" onSubmit={submit} noValidate>
-      <h3>A BEIR folder on the server</h3>
-      <ServerPathField
-        id="eval-beir"
-        label="Path of the BEIR folder"
-        placeholder="/srv/beir/scifact"
-        value={path}
-        onInput={setPath}
-        problem={problem}
-        busy={busy}
-        action="Run"
-        help={
-          <>
-            An absolute path under the server’s roots holding <code>corpus.jsonl</code>,{' '}
-            <code>queries.jsonl</code> and <code>qrels/</code>. Its corpus is ingested into a throwaway vault.
-            Needs an admin token.
-          </>
-        }
-      />
+    <ServerPathForm
+      id="eval-beir"
+      title="A BEIR folder on the server"
+      label="Path of the BEIR folder"
+      placeholder="/srv/beir/scifact"
+      empty="Enter the path of a BEIR folder on the server."
+      busy={run.phase === 'sending' || run.phase === 'running'}
+      action="Run"
+      help={
+        <>
+          An absolute path under the server’s roots holding <code>corpus.jsonl</code>,{' '}
+          <code>queries.jsonl</code> and <code>qrels/</code>. Its corpus is ingested into a throwaway vault.
+          Needs an admin token.
+        </>
+      }
+      onPath={(p) =>
+        start(`Evaluation of ${p}`, () =>
+          getJson<AcceptedJson>('/v1/evals/beir', token, {
+            body: {
+              path: p,
+              judge: choice.judge,
+              ...(choice.select.length === 0 ? {} : { select: choice.select }),
+            },
+          }),
+        )
+      }
+    >
       <EvalProgress
         run={run}
         forbidden="The server refused: a BEIR folder needs an admin token and a path under its roots."
       />
-    </form>
+    </ServerPathForm>
   );
 }
 
