@@ -3,6 +3,7 @@ import type { RollbackResult, WriteDocumentInput, WriteStatus } from '../store.j
 import type { StatementCache } from './connection.js';
 import { now, type Row } from './rows.js';
 import { ftsColumns } from './fts-columns.js';
+import { headingOf } from '../section-fields.js';
 import { vectorToBlob } from './vector-blob.js';
 import { bumpVectorRevision, countRevert, raiseChunkHighWater } from './vector-revision.js';
 
@@ -13,11 +14,7 @@ import { bumpVectorRevision, countRevert, raiseChunkHighWater } from './vector-r
  * Every function here runs inside the caller's write transaction unless it says otherwise.
  */
 
-/** The heading column of a chunk's FTS row: the breadcrumb without the document-title root. */
-export function headingOf(breadcrumb: string): string {
-  const i = breadcrumb.indexOf(' › ');
-  return i < 0 ? '' : breadcrumb.slice(i + 3);
-}
+export { headingOf };
 
 /**
  * The id the next inserted chunk must get, or null to let SQLite number it: set once per write
