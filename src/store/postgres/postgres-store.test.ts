@@ -1,0 +1,60 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runJobQueueContract } from '../job-queue.contract.js';
+import type { Store } from '../store.js';
+import { runStoreContract } from '../store.contract.js';
+import { runStoreTransferContract } from '../store-transfer.contract.js';
+import { runStoreWriterContract } from '../store-writer.contract.js';
+import { createTestDatabase, describePostgres, type TestDatabase } from './_test-database.js';
+import { PostgresStore } from './postgres-store.js';
+
+/**
+ * Every Store contract against a real PostgreSQL server with pgvector: one database for this file,
+ * a fresh schema (on its own `search_path`) for each store the contracts make.
+ */
+describePostgres('PostgresStore', () => {
+  let db: TestDatabase;
+  let n = 0;
+  const urls = new WeakMap<Store, string>();
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  async function make(options: { ann?: { threshold: number } } = {}): Promise<Store> {
+    const schema = `s${n++}`;
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    const url = new URL(db.url);
+    url.searchParams.set('options', `-c search_path=${schema},public`);
+    const store = await PostgresStore.open(url.toString(), options);
+    urls.set(store, url.toString());
+    return store;
+  }
+  async function reopen(s: Store): Promise<Store> {
+    const url = urls.get(s)!;
+    await s.close();
+    const again = await PostgresStore.open(url);
+    urls.set(again, url);
+    return again;
+  }
+
+  runStoreContract('postgres', { make: () => make(), reopen });
+  runStoreContract('postgres (HNSW vector index)', { make: () => make({ ann: { threshold: 0 } }), reopen });
+  runStoreWriterContract('postgres', { make: () => make() });
+  runStoreTransferContract('postgres', { make: () => make() });
+  runJobQueueContract('postgres', { make: () => make(), reopen });
+
+  describe('PostgresStore specifics', () => {
+    it('redacts the password in its location', async () => {
+      const s = await make();
+      expect(s.location).not.toMatch(/:[^/@:]+@/);
+      expect(s.kind).toBe('postgres');
+      await s.close();
+    });
+  });
+});
