@@ -51,6 +51,9 @@ import { acquireWriter, type WriterLease } from './store/writer.js';
 import { holderAlive } from './store/liveness.js';
 import type { BatchRecord, DocumentRecord, QueryMode, SearchFilter, SectionRecord } from './types.js';
 
+import type { ExportOptions, ExportReport } from './transfer/export.js';
+import type { ExportTarget, ImportSource } from './transfer/files.js';
+import type { ImportOptions, ImportReport } from './transfer/import.js';
 /** Progress of building the vector index (HNSW above `ann.threshold`): rows inserted of total. */
 export type IndexProgress = (done: number, total: number) => void;
 
@@ -1062,3 +1065,21 @@ export class Vault {
 }
 
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+  /**
+   * Write the whole vault to an export file (src/transfer/format.ts; gzipped when the name ends in
+   * `.gz`) or a stream, holding the writer slot so no add or undo changes it meanwhile.
+   */
+  async export(target: ExportTarget, options: ExportOptions = {}): Promise<ExportReport> {
+    const { exportVaultTo } = await import('./transfer/files.js');
+    return this.writing('export', () => exportVaultTo(this.store, target, options), options.signal);
+  }
+
+  /**
+   * Fill this empty vault from an export (CONFLICT when it is not empty; a malformed file changes
+   * nothing). The export's embedder comes with it: open the vault again to use it.
+   */
+  async import(source: ImportSource, options: ImportOptions = {}): Promise<ImportReport> {
+    const { importVaultFrom } = await import('./transfer/files.js');
+    return this.writing('import', () => importVaultFrom(this.store, source, options), options.signal);
+  }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { float16Table, fromFloat16Bits, toFloat16Bits } from './float16.js';
+import { exactlyHalf, float16Table, fromFloat16Bits, toFloat16Bits } from './float16.js';
 
 const round = (x: number): number => fromFloat16Bits(toFloat16Bits(x));
 
@@ -66,5 +66,15 @@ describe('float16', () => {
         if (!Number.isNaN(v)) expect(toFloat16Bits(v)).toBe(h);
       }),
     );
+  });
+});
+
+describe('exactlyHalf', () => {
+  it('holds for halves (−0 and ±Infinity too) and an empty vector, not for NaN or values between halves', () => {
+    expect(exactlyHalf(new Float32Array([]))).toBe(true);
+    expect(exactlyHalf(new Float32Array([0.5, -0, 65504, -Infinity, 2 ** -24]))).toBe(true);
+    expect(exactlyHalf(new Float32Array([0.1]))).toBe(false);
+    expect(exactlyHalf(new Float32Array([NaN]))).toBe(false);
+    expect(exactlyHalf(new Float32Array([65519]))).toBe(false);
   });
 });

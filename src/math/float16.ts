@@ -60,3 +60,17 @@ export function float16Table(): Float32Array {
   }
   return table;
 }
+
+/**
+ * Is every value of `v` a binary16 number, so half precision carries it bit for bit (−0 included;
+ * NaN never, as its payload would not survive)? True for an empty vector.
+ */
+export function exactlyHalf(v: Float32Array): boolean {
+  const t = float16Table();
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i]!;
+    const back = t[toFloat16Bits(x)]!;
+    if (back !== x || (x === 0 && 1 / x !== 1 / back)) return false;
+  }
+  return true;
+}

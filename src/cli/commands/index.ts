@@ -106,6 +106,17 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./backup.js')).backupCommand,
   },
   {
+    name: 'export',
+    summary:
+      'write the whole vault (every document version, vectors, batches, feedback, marks) as JSONL; .gz gzips',
+    load: async () => (await import('./transfer.js')).exportCommand,
+  },
+  {
+    name: 'import',
+    summary: 'fill an empty vault from an export (any backend); a malformed file changes nothing',
+    load: async () => (await import('./transfer.js')).importCommand,
+  },
+  {
     name: 'rate',
     summary: 'record feedback on a section (up, down, good, bad, read, cited, shown)',
     load: async () => (await import('./quality.js')).rateCommand,

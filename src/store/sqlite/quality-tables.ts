@@ -82,8 +82,10 @@ export function listFeedback(
   const dir = (options.order ?? 'newest') === 'newest' ? 'DESC' : 'ASC';
   const where = options.docId === undefined ? '' : 'WHERE doc_id = ?';
   const params: unknown[] = options.docId === undefined ? [] : [options.docId];
-  const sql = `SELECT * FROM feedback ${where} ORDER BY at ${dir}, rid ${dir} LIMIT ?`;
-  return (statements.db.prepare(sql).all(...params, options.limit ?? -1) as Row[]).map(toFeedback);
+  const sql = `SELECT * FROM feedback ${where} ORDER BY at ${dir}, rid ${dir} LIMIT ? OFFSET ?`;
+  return (statements.db.prepare(sql).all(...params, options.limit ?? -1, options.offset ?? 0) as Row[]).map(
+    toFeedback,
+  );
 }
 
 /** Store a transcript (the whole record as JSON); CONFLICT when its id exists. */

@@ -14,6 +14,7 @@ import {
 } from '../store.contract.js';
 import { runJobQueueContract } from '../job-queue.contract.js';
 import { runStoreWriterContract } from '../store-writer.contract.js';
+import { runStoreTransferContract } from '../store-transfer.contract.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { SqliteStore } from './sqlite-store.js';
 
@@ -31,6 +32,10 @@ runStoreContract('sqlite (real file)', {
 
 runStoreWriterContract('sqlite (real file)', {
   make: async () => SqliteStore.open(join(dir, `w${n++}.db`)),
+});
+
+runStoreTransferContract('sqlite (real file)', {
+  make: async () => SqliteStore.open(join(dir, `x${n++}.db`)),
 });
 
 runJobQueueContract('sqlite (real file)', {

@@ -30,6 +30,9 @@ import type {
   JobState,
   ListJobsOptions,
   WriterHolder,
+  DocumentVersion,
+  ScannedDocumentVersion,
+  VerdictRecord,
 } from '../store.js';
 import { type AnnInspection, type AnnOptions, type AnnStatus, AnnVectorLeg } from './ann-vector-index.js';
 import {
@@ -62,6 +65,7 @@ import { refreshVectorLayers, type VectorLayers } from './vector-layers.js';
 import { bumpVectorRevision, nextChunkIdFloor } from './vector-revision.js';
 import { deleteVectorRows, putVectorRows, readChunkVectors } from './vector-table.js';
 import { claimWriter, readWriter, releaseWriter, touchWriter } from './writer-slot.js';
+import * as transfer from './transfer-tables.js';
 import { lexicalIndexPath } from './lexical-index-file.js';
 import { pidAlive } from '../liveness.js';
 
@@ -754,6 +758,37 @@ export class SqliteStore implements Store {
 
   async heartbeatJob(
     id: string,
+  async listMeta(): Promise<Record<string, string>> {
+    return transfer.listMeta(this.statements);
+  }
+
+  async listBlobNames(): Promise<string[]> {
+    return transfer.listBlobNames(this.statements);
+  }
+
+  async scanDocumentVersions(after: number, limit: number): Promise<ScannedDocumentVersion[]> {
+    return transfer.scanDocumentVersions(this.statements, after, limit);
+  }
+
+  async listVerdicts(after: string | null, limit: number): Promise<VerdictRecord[]> {
+    return transfer.listVerdicts(this.statements, after, limit);
+  }
+
+  async importBatches(batches: readonly BatchRecord[]): Promise<void> {
+    busyAsConflict(() => transfer.importBatches(this.statements, batches));
+  }
+
+  async importDocumentVersions(versions: readonly DocumentVersion[]): Promise<Map<number, number>> {
+    const ids = busyAsConflict(() => transfer.importDocumentVersions(this.statements, versions));
+    this.touched();
+    return ids;
+  }
+
+  async importMarks(marks: readonly NoiseMark[]): Promise<void> {
+    busyAsConflict(() => transfer.importMarks(this.statements, marks));
+    this.touched();
+  }
+
     worker: WriterClaim,
     leaseUntil: number,
     progress?: Record<string, unknown>,
