@@ -51,6 +51,22 @@ export type { Claim } from './answer/citations.js';
 export { QualityLoop } from './quality/quality-loop.js';
 export { SIGNALS, type SignalName } from './quality/signals.js';
 export { reindex, type ReindexOptions, type ReindexResult } from './maintenance/reindex.js';
+export {
+  exportVault,
+  DEFAULT_EXPORT_PAGE,
+  type ExportOptions,
+  type ExportReport,
+} from './transfer/export.js';
+export {
+  importVault,
+  DEFAULT_IMPORT_GROUP,
+  type ImportOptions,
+  type ImportReport,
+  type LineSource,
+} from './transfer/import.js';
+export { exportVaultTo, importVaultFrom, type ExportTarget, type ImportSource } from './transfer/files.js';
+export { EXPORT_FORMAT_VERSION, type ExportRecord, type VectorGroup } from './transfer/format.js';
+export type { DocumentVersion, ScannedDocumentVersion, VerdictRecord } from './store/store.js';
 export { createEmbedder, type EmbedderConfig } from './embed/factory.js';
 export { createHashingEmbedder } from './embed/hashing.js';
 export { createExtractiveGenerator } from './answer/generators/extractive.js';
@@ -73,19 +89,3 @@ export {
 export { pairedBootstrap } from './evaluate/bootstrap.js';
 export { runEval } from './evaluate/runner.js';
 export type { EvalResult } from './evaluate/eval-result.js';
-export {
-  exportVault,
-  DEFAULT_EXPORT_PAGE,
-  type ExportOptions,
-  type ExportReport,
-} from './transfer/export.js';
-export {
-  importVault,
-  DEFAULT_IMPORT_GROUP,
-  type ImportOptions,
-  type ImportReport,
-  type LineSource,
-} from './transfer/import.js';
-export { exportVaultTo, importVaultFrom, type ExportTarget, type ImportSource } from './transfer/files.js';
-export { EXPORT_FORMAT_VERSION, type ExportRecord, type VectorGroup } from './transfer/format.js';
-export type { DocumentVersion, ScannedDocumentVersion, VerdictRecord } from './store/store.js';

@@ -49,11 +49,11 @@ import type {
 } from './store/store.js';
 import { acquireWriter, type WriterLease } from './store/writer.js';
 import { holderAlive } from './store/liveness.js';
-import type { BatchRecord, DocumentRecord, QueryMode, SearchFilter, SectionRecord } from './types.js';
-
 import type { ExportOptions, ExportReport } from './transfer/export.js';
 import type { ExportTarget, ImportSource } from './transfer/files.js';
 import type { ImportOptions, ImportReport } from './transfer/import.js';
+import type { BatchRecord, DocumentRecord, QueryMode, SearchFilter, SectionRecord } from './types.js';
+
 /** Progress of building the vector index (HNSW above `ann.threshold`): rows inserted of total. */
 export type IndexProgress = (done: number, total: number) => void;
 
@@ -1062,9 +1062,6 @@ export class Vault {
   async stats(): Promise<StoreStats> {
     return this.store.stats();
   }
-}
-
-const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
   /**
    * Write the whole vault to an export file (src/transfer/format.ts; gzipped when the name ends in
@@ -1083,3 +1080,6 @@ const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
     const { importVaultFrom } = await import('./transfer/files.js');
     return this.writing('import', () => importVaultFrom(this.store, source, options), options.signal);
   }
+}
+
+const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

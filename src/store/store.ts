@@ -176,6 +176,8 @@ export interface ListFeedbackOptions {
   limit?: number;
   /** Defaults to 'newest' (time descending); 'oldest' is log order. Ties keep insertion order. */
   order?: 'newest' | 'oldest';
+  /** Rows to skip in that order (paging, as `quiver export` reads the log). Defaults to 0. */
+  offset?: number;
 }
 
 /** What one `ask` did, kept so an answer can be looked at (and re-run) later. */
@@ -214,8 +216,6 @@ export interface JobRecord {
   payload: Record<string, unknown>;
   /** Idempotence key (an ingest's content hash): a second enqueue with a live job's key returns it. */
   key: string | null;
-  /** Rows to skip in that order (paging, as `quiver export` reads the log). Defaults to 0. */
-  offset?: number;
   state: JobState;
   /** Leases taken so far (the one running included). */
   attempts: number;
@@ -249,6 +249,35 @@ export interface ListJobsOptions {
   kind?: string;
   /** Defaults to 100; newest first. */
   limit?: number;
+}
+
+/**
+ * One stored version of a document (the live one, or one an update or a removal superseded and
+ * `undo` can bring back) with its sections, chunks and every vector of those chunks: what
+ * `quiver export` carries (src/transfer/) and {@link Store.importDocumentVersions} writes back.
+ */
+export interface DocumentVersion {
+  /** The batch that superseded this version (an update or a removal), or null for the live one. */
+  supersededBy: string | null;
+  /** `batchId`, `addedAt` and `updatedAt` are kept as they are on import. */
+  document: DocumentRecord;
+  sections: SectionRecord[];
+  /** In `ord` order per section, sections in `seq` order; `id` is the store's own chunk id. */
+  chunks: ChunkRecord[];
+  /** Every vector stored for these chunks, under any fingerprint (chunk ids as in `chunks`). */
+  vectors: { fingerprint: string; chunkId: number; vector: Float32Array }[];
+}
+
+/** A {@link DocumentVersion} as {@link Store.scanDocumentVersions} pages them. */
+export interface ScannedDocumentVersion extends DocumentVersion {
+  /** The store's position of this version in write order: the paging cursor (`after`). */
+  position: number;
+}
+
+/** An LLM judge's cached verdict, as {@link Store.listVerdicts} pages them. */
+export interface VerdictRecord {
+  key: string;
+  verdict: boolean;
 }
 
 /**
@@ -289,35 +318,6 @@ export interface Store {
   /** Heartbeat of the slot's holder, optionally naming the batch it runs. */
   touchWriter(me: WriterClaim, batchId?: string | null): Promise<void>;
   releaseWriter(me: WriterClaim): Promise<void>;
-/**
- * One stored version of a document (the live one, or one an update or a removal superseded and
- * `undo` can bring back) with its sections, chunks and every vector of those chunks: what
- * `quiver export` carries (src/transfer/) and {@link Store.importDocumentVersions} writes back.
- */
-export interface DocumentVersion {
-  /** The batch that superseded this version (an update or a removal), or null for the live one. */
-  supersededBy: string | null;
-  /** `batchId`, `addedAt` and `updatedAt` are kept as they are on import. */
-  document: DocumentRecord;
-  sections: SectionRecord[];
-  /** In `ord` order per section, sections in `seq` order; `id` is the store's own chunk id. */
-  chunks: ChunkRecord[];
-  /** Every vector stored for these chunks, under any fingerprint (chunk ids as in `chunks`). */
-  vectors: { fingerprint: string; chunkId: number; vector: Float32Array }[];
-}
-
-/** A {@link DocumentVersion} as {@link Store.scanDocumentVersions} pages them. */
-export interface ScannedDocumentVersion extends DocumentVersion {
-  /** The store's position of this version in write order: the paging cursor (`after`). */
-  position: number;
-}
-
-/** An LLM judge's cached verdict, as {@link Store.listVerdicts} pages them. */
-export interface VerdictRecord {
-  key: string;
-  verdict: boolean;
-}
-
   currentWriter(): Promise<WriterHolder | null>;
   listBatches(limit?: number): Promise<BatchRecord[]>;
   getBatch(id: string): Promise<BatchRecord | null>;
@@ -412,6 +412,34 @@ export interface VerdictRecord {
   /** Newest first. */
   listTranscripts(options?: ListTranscriptsOptions): Promise<TranscriptRecord[]>;
 
+  /**
+   * Moving a vault between backends (`quiver export` / `quiver import`, src/transfer/). Reads:
+   * - `listMeta`: every meta entry that is the vault's state (embedder, switches, tokens, a
+   *   reindex's progress), without the backend's own bookkeeping (SQLite: the vector revision and
+   *   its log, breaks, the chunk-id high-water mark, the rollback count).
+   * - `listBlobNames`: every blob's name, sorted.
+   * - `scanDocumentVersions(after, limit)`: every document version (live and superseded), in
+   *   write order from the first `position` above `after` (start at 0), at most `limit` per page.
+   * - `listVerdicts(after, limit)`: cached verdicts in key order from the first key above `after`
+   *   (null: from the start).
+   * Writes, each one transaction, for a vault being filled by an import:
+   * - `importBatches`: batch records as given (id, times, status, owner, counts, errors), after
+   *   every batch already there and in the order given (oldest first); an id already there is a
+   *   CONFLICT and none of the call is written.
+   * - `importDocumentVersions`: versions as given (their batch ids, times and superseding batch
+   *   kept; live ones searchable in both legs, superseded ones only revived by `undo`); chunks get
+   *   new store ids, and the result maps each given chunk id to its new one. A live version whose
+   *   document id is already live is a CONFLICT and none of the call is written.
+   * - `importMarks`: noise marks with their own times, replacing any mark of the same document.
+   */
+  listMeta(): Promise<Record<string, string>>;
+  listBlobNames(): Promise<string[]>;
+  scanDocumentVersions(after: number, limit: number): Promise<ScannedDocumentVersion[]>;
+  listVerdicts(after: string | null, limit: number): Promise<VerdictRecord[]>;
+  importBatches(batches: readonly BatchRecord[]): Promise<void>;
+  importDocumentVersions(versions: readonly DocumentVersion[]): Promise<Map<number, number>>;
+  importMarks(marks: readonly NoiseMark[]): Promise<void>;
+
   /** The LLM judge's cached verdict for a key, or null when not cached. */
   getVerdict(key: string): Promise<boolean | null>;
   putVerdict(key: string, verdict: boolean): Promise<void>;
@@ -454,34 +482,6 @@ export interface VerdictRecord {
     now: number,
   ): Promise<boolean>;
   /**
-  /**
-   * Moving a vault between backends (`quiver export` / `quiver import`, src/transfer/). Reads:
-   * - `listMeta`: every meta entry that is the vault's state (embedder, switches, tokens, a
-   *   reindex's progress), without the backend's own bookkeeping (SQLite: the vector revision and
-   *   its log, breaks, the chunk-id high-water mark, the rollback count).
-   * - `listBlobNames`: every blob's name, sorted.
-   * - `scanDocumentVersions(after, limit)`: every document version (live and superseded), in
-   *   write order from the first `position` above `after` (start at 0), at most `limit` per page.
-   * - `listVerdicts(after, limit)`: cached verdicts in key order from the first key above `after`
-   *   (null: from the start).
-   * Writes, each one transaction, for a vault being filled by an import:
-   * - `importBatches`: batch records as given (id, times, status, owner, counts, errors), after
-   *   every batch already there and in the order given (oldest first); an id already there is a
-   *   CONFLICT and none of the call is written.
-   * - `importDocumentVersions`: versions as given (their batch ids, times and superseding batch
-   *   kept; live ones searchable in both legs, superseded ones only revived by `undo`); chunks get
-   *   new store ids, and the result maps each given chunk id to its new one. A live version whose
-   *   document id is already live is a CONFLICT and none of the call is written.
-   * - `importMarks`: noise marks with their own times, replacing any mark of the same document.
-   */
-  listMeta(): Promise<Record<string, string>>;
-  listBlobNames(): Promise<string[]>;
-  scanDocumentVersions(after: number, limit: number): Promise<ScannedDocumentVersion[]>;
-  listVerdicts(after: string | null, limit: number): Promise<VerdictRecord[]>;
-  importBatches(batches: readonly BatchRecord[]): Promise<void>;
-  importDocumentVersions(versions: readonly DocumentVersion[]): Promise<Map<number, number>>;
-  importMarks(marks: readonly NoiseMark[]): Promise<void>;
-
    * Give a held job back unfinished, due at `now`, without using up the attempt (its worker was
    * asked to stop: SIGTERM); its last error is left as it was. False when the lease was lost.
    */

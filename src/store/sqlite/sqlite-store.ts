@@ -59,13 +59,13 @@ import {
 } from './lexical-search.js';
 import * as jobs from './jobs.js';
 import * as quality from './quality-tables.js';
+import * as transfer from './transfer-tables.js';
 import { now, type Row, toChunk, toDocument, toSection } from './rows.js';
 import { frozen, RecordCache } from './record-cache.js';
 import { refreshVectorLayers, type VectorLayers } from './vector-layers.js';
 import { bumpVectorRevision, nextChunkIdFloor } from './vector-revision.js';
 import { deleteVectorRows, putVectorRows, readChunkVectors } from './vector-table.js';
 import { claimWriter, readWriter, releaseWriter, touchWriter } from './writer-slot.js';
-import * as transfer from './transfer-tables.js';
 import { lexicalIndexPath } from './lexical-index-file.js';
 import { pidAlive } from '../liveness.js';
 
@@ -734,30 +734,6 @@ export class SqliteStore implements Store {
     return quality.listTranscripts(this.statements, options);
   }
 
-  async getVerdict(key: string): Promise<boolean | null> {
-    return quality.getVerdict(this.statements, key);
-  }
-
-  async putVerdict(key: string, verdict: boolean): Promise<void> {
-    quality.putVerdict(this.statements, key, verdict);
-  }
-
-  async enqueueJob(input: EnqueueJobInput): Promise<JobRecord> {
-    return busyAsConflict(() => jobs.enqueueJob(this.statements, input));
-  }
-
-  async leaseJob(
-    worker: WriterClaim,
-    now: number,
-    leaseMs: number,
-    isAlive: (w: WriterClaim) => boolean,
-    kinds?: readonly string[],
-  ): Promise<JobRecord | null> {
-    return busyAsConflict(() => jobs.leaseJob(this.statements, worker, now, leaseMs, isAlive, kinds));
-  }
-
-  async heartbeatJob(
-    id: string,
   async listMeta(): Promise<Record<string, string>> {
     return transfer.listMeta(this.statements);
   }
@@ -789,6 +765,30 @@ export class SqliteStore implements Store {
     this.touched();
   }
 
+  async getVerdict(key: string): Promise<boolean | null> {
+    return quality.getVerdict(this.statements, key);
+  }
+
+  async putVerdict(key: string, verdict: boolean): Promise<void> {
+    quality.putVerdict(this.statements, key, verdict);
+  }
+
+  async enqueueJob(input: EnqueueJobInput): Promise<JobRecord> {
+    return busyAsConflict(() => jobs.enqueueJob(this.statements, input));
+  }
+
+  async leaseJob(
+    worker: WriterClaim,
+    now: number,
+    leaseMs: number,
+    isAlive: (w: WriterClaim) => boolean,
+    kinds?: readonly string[],
+  ): Promise<JobRecord | null> {
+    return busyAsConflict(() => jobs.leaseJob(this.statements, worker, now, leaseMs, isAlive, kinds));
+  }
+
+  async heartbeatJob(
+    id: string,
     worker: WriterClaim,
     leaseUntil: number,
     progress?: Record<string, unknown>,
