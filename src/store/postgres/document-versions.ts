@@ -16,107 +16,139 @@ import { putVectorRows } from './vectors.js';
 const now = (): string => new Date().toISOString();
 
 /**
- * Write one document: 'unchanged' when the live version has the same content hash, else supersede
- * the live version (if any) and insert the new one with its sections (indexed), chunks and vectors.
- * The live row is locked first, so two writers of one document serialise.
+ * Write documents, each as `writeDocuments` defines it: 'unchanged' when the live version has the
+ * same content hash, else supersede the live version (if any) and insert the new one with its
+ * sections (indexed), chunks and vectors; `addedAt` carries over. Set-based: one statement per
+ * table for the whole group (about ten round trips, not ten per document), which is what makes
+ * ingest over a network affordable. The live rows are locked first, so two writers of one document
+ * serialise. A group naming one document twice is written one document at a time, in order, so
+ * the second write sees the first.
  */
-export async function writeDocumentVersion(
+export async function writeDocumentVersions(
   client: pg.PoolClient,
-  input: WriteDocumentInput,
-): Promise<WriteStatus> {
-  const { document: doc, vectors, fingerprint, batchId } = input;
-  const [existing] = await rows<{ rid: number; content_hash: string; added_at: string }>(
-    client,
-    'writing a document',
-    'SELECT rid, content_hash, added_at FROM documents WHERE id = $1 AND superseded_by IS NULL FOR UPDATE',
-    [doc.id],
+  inputs: readonly WriteDocumentInput[],
+): Promise<WriteStatus[]> {
+  const ids = inputs.map((i) => i.document.id);
+  if (new Set(ids).size < ids.length) {
+    const out: WriteStatus[] = [];
+    for (const i of inputs) out.push(...(await writeDocumentVersions(client, [i])));
+    return out;
+  }
+  const existing = new Map(
+    (
+      await rows<{ id: string; rid: number; content_hash: string; added_at: string }>(
+        client,
+        'writing documents',
+        'SELECT id, rid, content_hash, added_at FROM documents WHERE id = ANY($1::text[]) AND superseded_by IS NULL FOR UPDATE',
+        [ids],
+      )
+    ).map((r) => [r.id, r]),
   );
-  if (existing !== undefined && existing.content_hash === doc.contentHash) return 'unchanged';
-  if (existing !== undefined) await supersede(client, [existing.rid], batchId);
+  const statuses: WriteStatus[] = inputs.map((i) => {
+    const e = existing.get(i.document.id);
+    return e === undefined ? 'added' : e.content_hash === i.document.contentHash ? 'unchanged' : 'updated';
+  });
+  const todo = inputs.filter((_, k) => statuses[k] !== 'unchanged');
+  if (todo.length === 0) return statuses;
+  // Superseded versions, grouped by the batch that supersedes them.
+  const byBatch = new Map<string, number[]>();
+  for (const i of todo) {
+    const e = existing.get(i.document.id);
+    if (e === undefined) continue;
+    let list = byBatch.get(i.batchId);
+    if (list === undefined) byBatch.set(i.batchId, (list = []));
+    list.push(e.rid);
+  }
+  for (const [batchId, rids] of byBatch) await supersede(client, rids, batchId);
   const t = now();
-  const [{ rid } = { rid: 0 }] = await rows<{ rid: number }>(
+  const docs = todo.map((i) => i.document);
+  const docRows = await rows<{ rid: number; id: string }>(
     client,
-    'writing a document',
+    'writing documents',
     `INSERT INTO documents(id, source, title, kind, meta, content_hash, pages, added_at, updated_at, batch_id, lang)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING rid`,
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[],
+                            $8::text[], $9::text[], $10::text[], $11::text[])
+     RETURNING rid, id`,
     [
-      doc.id,
-      doc.source,
-      doc.title,
-      doc.kind,
-      JSON.stringify(doc.meta),
-      doc.contentHash,
-      doc.pages,
-      existing?.added_at ?? t,
-      t,
-      batchId,
-      doc.lang ?? null,
+      docs.map((d) => d.id),
+      docs.map((d) => d.source),
+      docs.map((d) => d.title),
+      docs.map((d) => d.kind),
+      docs.map((d) => JSON.stringify(d.meta)),
+      docs.map((d) => d.contentHash),
+      docs.map((d) => d.pages),
+      docs.map((d) => existing.get(d.id)?.added_at ?? t),
+      docs.map(() => t),
+      todo.map((i) => i.batchId),
+      docs.map((d) => d.lang ?? null),
     ],
   );
-  const sections = doc.sections;
-  const inserted = await rows<{ rid: number; seq: number }>(
+  const ridOf = new Map(docRows.map((r) => [r.id, r.rid]));
+  const sections = docs.flatMap((d) => d.sections.map((s) => ({ d, s })));
+  const inserted = await rows<{ rid: number; id: string }>(
     client,
     'writing sections',
     `INSERT INTO sections(id, doc_rid, doc_id, parent_id, seq, level, title, breadcrumb, page_start, page_end, text, lang)
-       SELECT $1 || '#' || seq, $2, $1, CASE WHEN parent IS NULL THEN NULL ELSE $1 || '#' || parent END,
+       SELECT doc || '#' || seq, drid, doc, CASE WHEN parent IS NULL THEN NULL ELSE doc || '#' || parent END,
               seq, level, title, breadcrumb, ps, pe, text, lang
-         FROM unnest($3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[], $11::text[])
-           AS x(seq, parent, level, title, breadcrumb, ps, pe, text, lang)
-     RETURNING rid, seq`,
+         FROM unnest($1::text[], $2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::int[],
+                     $9::int[], $10::text[], $11::text[])
+           AS x(doc, drid, seq, parent, level, title, breadcrumb, ps, pe, text, lang)
+     RETURNING rid, id`,
     [
-      doc.id,
-      rid,
-      sections.map((s) => s.seq),
-      sections.map((s) => s.parentSeq),
-      sections.map((s) => s.level),
-      sections.map((s) => s.title),
-      sections.map((s) => s.breadcrumb),
-      sections.map((s) => s.pageStart),
-      sections.map((s) => s.pageEnd),
-      sections.map((s) => s.text),
-      sections.map((s) => s.lang ?? null),
+      sections.map(({ d }) => d.id),
+      sections.map(({ d }) => ridOf.get(d.id)!),
+      sections.map(({ s }) => s.seq),
+      sections.map(({ s }) => s.parentSeq),
+      sections.map(({ s }) => s.level),
+      sections.map(({ s }) => s.title),
+      sections.map(({ s }) => s.breadcrumb),
+      sections.map(({ s }) => s.pageStart),
+      sections.map(({ s }) => s.pageEnd),
+      sections.map(({ s }) => s.text),
+      sections.map(({ s }) => s.lang ?? null),
     ],
   );
-  const ridOfSeq = new Map(inserted.map((r) => [r.seq, r.rid]));
+  const sectionRid = new Map(inserted.map((r) => [r.id, r.rid]));
   await indexSections(
     client,
-    sections.map((s) => ({
-      rid: ridOfSeq.get(s.seq)!,
+    sections.map(({ d, s }) => ({
+      rid: sectionRid.get(`${d.id}#${s.seq}`)!,
       body: s.text,
-      title: doc.title,
+      title: d.title,
       heading: headingOf(s.breadcrumb),
       lang: s.lang ?? null,
     })),
   );
-  if (doc.chunks.length > 0) {
-    const ids = await rows<{ id: number; section_id: string; ord: number }>(
-      client,
-      'writing chunks',
-      `INSERT INTO chunks(doc_rid, doc_id, section_id, ord, text, page)
-         SELECT $1, $2, $2 || '#' || sseq, ord, text, page
-           FROM unnest($3::int[], $4::int[], $5::text[], $6::int[]) WITH ORDINALITY AS x(sseq, ord, text, page, i)
-          ORDER BY i
-       RETURNING id, section_id, ord`,
-      [
-        rid,
-        doc.id,
-        doc.chunks.map((c) => c.sectionSeq),
-        doc.chunks.map((c) => c.ord),
-        doc.chunks.map((c) => c.text),
-        doc.chunks.map((c) => c.page),
-      ],
-    );
-    const idOf = new Map(ids.map((r) => [`${r.section_id}\n${r.ord}`, r.id]));
-    await putVectorRows(
-      client,
-      fingerprint,
-      doc.chunks.map((c, i) => ({
-        chunkId: idOf.get(`${doc.id}#${c.sectionSeq}\n${c.ord}`)!,
-        vector: vectors[i]!,
-      })),
-    );
+  const chunks = todo.flatMap((i) => i.document.chunks.map((c, k) => ({ i, c, v: i.vectors[k]! })));
+  if (chunks.length === 0) return statuses;
+  const chunkRows = await rows<{ id: number; section_id: string; ord: number }>(
+    client,
+    'writing chunks',
+    `INSERT INTO chunks(doc_rid, doc_id, section_id, ord, text, page)
+       SELECT drid, doc, doc || '#' || sseq, ord, text, page
+         FROM unnest($1::bigint[], $2::text[], $3::int[], $4::int[], $5::text[], $6::int[]) WITH ORDINALITY
+           AS x(drid, doc, sseq, ord, text, page, n)
+        ORDER BY n
+     RETURNING id, section_id, ord`,
+    [
+      chunks.map(({ i }) => ridOf.get(i.document.id)!),
+      chunks.map(({ i }) => i.document.id),
+      chunks.map(({ c }) => c.sectionSeq),
+      chunks.map(({ c }) => c.ord),
+      chunks.map(({ c }) => c.text),
+      chunks.map(({ c }) => c.page),
+    ],
+  );
+  const chunkId = new Map(chunkRows.map((r) => [`${r.section_id}\n${r.ord}`, r.id]));
+  const byFingerprint = new Map<string, { chunkId: number; vector: Float32Array }[]>();
+  for (const { i, c, v } of chunks) {
+    let list = byFingerprint.get(i.fingerprint);
+    if (list === undefined) byFingerprint.set(i.fingerprint, (list = []));
+    list.push({ chunkId: chunkId.get(`${i.document.id}#${c.sectionSeq}\n${c.ord}`)!, vector: v });
   }
-  return existing === undefined ? 'added' : 'updated';
+  for (const [fp, list] of byFingerprint) await putVectorRows(client, fp, list);
+  return statuses;
 }
 
 /** Mark live versions superseded by `batchId`: unindexed, their sections and chunks not live. */

@@ -46,7 +46,9 @@ describePostgres('PostgresStore', () => {
   runStoreContract('postgres', { make: () => make(), reopen });
   runStoreContract('postgres (HNSW vector index)', { make: () => make({ ann: { threshold: 0 } }), reopen });
   runStoreWriterContract('postgres', { make: () => make() });
-  runStoreTransferContract('postgres', { make: () => make() });
+  // Vectors are halfvec here: a float32 vector from a vault written before SQLite kept half precision
+  // (schema 4) is rounded on import, so that one case is a listed gap.
+  runStoreTransferContract('postgres', { make: () => make(), skip: ['vectors beyond half precision'] });
   runJobQueueContract('postgres', { make: () => make(), reopen });
 
   describe('PostgresStore specifics', () => {
