@@ -17,6 +17,8 @@ import type { FeedbackRecord, ScannedDocumentVersion, Store } from './store.js';
  * implementation runs it beside `runStoreContract`.
  */
 export function runStoreTransferContract(name: string, options: StoreContractOptions): void {
+  const skip = new Set(options.skip ?? []);
+  const maybe = (label: string): typeof it | typeof it.skip => (skip.has(label) ? it.skip : it);
   describe(`Store transfer contract: ${name}`, () => {
     let store: Store;
     const others: Store[] = [];
@@ -163,26 +165,30 @@ export function runStoreTransferContract(name: string, options: StoreContractOpt
       expect((await copy.lexicalSearch(sq)).length).toBe(1);
     });
 
-    it('keeps imported vectors bit for bit, also values half precision cannot hold', async () => {
-      await history();
-      const v = (await scanAll(store))[2];
-      const odd = new Float32Array(v!.vectors[0]!.vector.length).map((_, i) => 0.1 * (i + 1) - 1e-7);
-      const copy = await another();
-      const ids = await copy.importDocumentVersions([
-        { ...v!, vectors: v!.vectors.map((r, i) => (i === 0 ? { ...r, vector: odd } : r)) },
-      ]);
-      const got = await copy.chunkVectors(
-        v!.vectors.map((r) => ids.get(r.chunkId)!),
-        FAKE_FINGERPRINT,
-      );
-      v!.vectors.forEach((r, i) => {
-        const want = i === 0 ? odd : r.vector;
-        const y = got.get(ids.get(r.chunkId)!)!;
-        expect([...new Uint32Array(y.buffer, y.byteOffset, y.length)]).toEqual([
-          ...new Uint32Array(want.buffer, want.byteOffset, want.length),
+    // A backend that keeps vectors in half precision only (pgvector's halfvec) lists this as a gap.
+    maybe('vectors beyond half precision')(
+      'keeps imported vectors bit for bit, also values half precision cannot hold',
+      async () => {
+        await history();
+        const v = (await scanAll(store))[2];
+        const odd = new Float32Array(v!.vectors[0]!.vector.length).map((_, i) => 0.1 * (i + 1) - 1e-7);
+        const copy = await another();
+        const ids = await copy.importDocumentVersions([
+          { ...v!, vectors: v!.vectors.map((r, i) => (i === 0 ? { ...r, vector: odd } : r)) },
         ]);
-      });
-    });
+        const got = await copy.chunkVectors(
+          v!.vectors.map((r) => ids.get(r.chunkId)!),
+          FAKE_FINGERPRINT,
+        );
+        v!.vectors.forEach((r, i) => {
+          const want = i === 0 ? odd : r.vector;
+          const y = got.get(ids.get(r.chunkId)!)!;
+          expect([...new Uint32Array(y.buffer, y.byteOffset, y.length)]).toEqual([
+            ...new Uint32Array(want.buffer, want.byteOffset, want.length),
+          ]);
+        });
+      },
+    );
 
     it('refuses a batch id or a live document already there with CONFLICT, writing none of that call', async () => {
       const batches = await history();

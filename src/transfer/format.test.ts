@@ -27,7 +27,8 @@ const documentRecord = fc
       source: d.source,
       title: d.title,
       kind: 'md',
-      meta: d.meta as Record<string, unknown>,
+      // As a store holds it: through JSON (so no -0, which JSON cannot write).
+      meta: JSON.parse(JSON.stringify(d.meta)) as Record<string, unknown>,
       contentHash: 'h',
       pages: null,
       addedAt: '2024-01-01T00:00:00.000Z',

@@ -264,7 +264,14 @@ export function decodeRecord(line: string, lineNo: number): ExportRecord {
     );
   }
   const r = parsed.data as ExportRecord;
-  if (r.type === 'document') checkDocument(r, where);
+  // Free-form objects as JSON.parse made them: a copy by key would turn a `__proto__` key into a
+  // prototype and lose it (the store keeps such keys: it reads meta with JSON.parse too).
+  if (r.type === 'document') {
+    r.document.meta = (value as { document: { meta: Record<string, unknown> } }).document.meta;
+    checkDocument(r, where);
+  } else if (r.type === 'transcript') {
+    r.transcript.config = (value as { transcript: TranscriptRecord }).transcript.config;
+  }
   return r;
 }
 
