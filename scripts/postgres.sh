@@ -5,6 +5,9 @@
 #   scripts/postgres.sh setup [--force | --build-only]
 #   scripts/postgres.sh start [dir]    (dir defaults to a new `mktemp -d`)
 #   scripts/postgres.sh stop <dir>     (stops it and deletes the directory)
+#   scripts/postgres.sh replica <primary-dir> [dir]
+#                                      (a hot standby of a cluster that `start` made, on a port of
+#                                       its own; stop it with `stop <dir>` like any other)
 #   scripts/postgres.sh dev            (npm run postgres:dev: setup, start .quiver/postgres, and
 #                                       print `export QUIVER_TEST_POSTGRES_URL=…`)
 #
@@ -266,6 +269,59 @@ cmd_stop() {
   say "stopped and removed $dir"
 }
 
+# replica: a hot standby of the running cluster in <primary-dir> (made by `start`): pg_basebackup
+# -R (streaming replication, primary_conninfo pointing at the primary's socket) into [dir]/data,
+# started on the next free port. A cluster from `start` can be a primary as it is: PostgreSQL 15
+# defaults to wal_level=replica and 10 WAL senders, and initdb's trust rules include replication
+# connections over the socket. Prints the standby's URL last, like `start`; its directory has the
+# same files (url, state, log), so `stop` stops it.
+cmd_replica() {
+  local primary=${1:-} dir=${2:-}
+  [ -n "$primary" ] && [ -f "$primary/state" ] \
+    || die "replica: pass the directory of a cluster made by start (no ${primary:-<primary-dir>}/state)"
+  primary=$(cd "$primary" && pwd)
+  local primary_port
+  primary_port=$(sed -n 's/^port=//p' "$primary/state")
+  [ -n "$dir" ] || dir=$(mktemp -d -t quiver-postgres-replica.XXXXXX)
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd)
+  [ ! -e "$dir/data" ] || die "replica: $dir/data exists already"
+  [ "$(id -u)" = 0 ] && chown postgres: "$dir"
+  say "pg_basebackup of $primary (port $primary_port) into $dir/data"
+  # -X stream: WAL streamed alongside, so the copy is consistent; -c fast: an immediate checkpoint.
+  (cd "$dir" && as_server_user "$PG_BIN/pg_basebackup" -D "$dir/data" -h "$primary" -p "$primary_port" \
+    -U postgres -R -X stream -c fast --no-sync >"$dir/basebackup.log" 2>&1) \
+    || {
+      tail -n 20 "$dir/basebackup.log" >&2
+      die "pg_basebackup failed"
+    }
+  local port=$((primary_port + 1)) last=$((FIRST_PORT + PORT_TRIES - 1)) started=0
+  while [ "$port" -le "$last" ]; do
+    if port_is_free "$port"; then
+      rm -f "$dir/log"
+      # -w: returns once the standby accepts connections (it has reached a consistent state).
+      if (cd "$dir" && as_server_user "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/log" -w -t 60 \
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c hot_standby=on" \
+        start >/dev/null 2>&1); then
+        started=1
+        break
+      fi
+      grep -q 'could not bind\|Address already in use' "$dir/log" 2>/dev/null \
+        || {
+          tail -n 20 "$dir/log" >&2 2>/dev/null || true
+          die "the standby did not start (log: $dir/log)"
+        }
+    fi
+    port=$((port + 1))
+  done
+  [ "$started" = 1 ] || die "no free port for the standby up to $last"
+  local url="postgres://postgres@127.0.0.1:$port/postgres"
+  echo "$url" >"$dir/url"
+  printf 'url=%s\nport=%s\ndata=%s\nprimary=%s\n' "$url" "$port" "$dir/data" "$primary" >"$dir/state"
+  say "standby of $primary started in $dir (port $port)"
+  echo "$url"
+}
+
 # dev: setup, then a cluster in .quiver/postgres (ignored by git, kept between runs), and the line
 # that points the tests at it.
 cmd_dev() {
@@ -281,9 +337,10 @@ case "${1:-}" in
   setup) cmd_setup "${2:-}" ;;
   start) cmd_start "${2:-}" ;;
   stop) cmd_stop "${2:-}" ;;
+  replica) cmd_replica "${2:-}" "${3:-}" ;;
   dev) cmd_dev ;;
   *)
-    echo "usage: scripts/postgres.sh setup [--force|--build-only] | start [dir] | stop <dir> | dev" >&2
+    echo "usage: scripts/postgres.sh setup [--force|--build-only] | start [dir] | stop <dir> | replica <primary-dir> [dir] | dev" >&2
     exit 2
     ;;
 esac

@@ -75,6 +75,12 @@ export const CONFIG_KEYS = {
     env: 'QUIVER_BUSY_TIMEOUT_MS',
     help: 'how long a write waits for another connection holding the SQLite write lock, in ms',
   },
+  'store.replica': {
+    schema: str,
+    default: '',
+    env: 'QUIVER_STORE_REPLICA',
+    help: 'a hot standby of the PostgreSQL `store` (postgres://user@host/db) that search and ask read from, except what this process wrote and it has not replayed yet; empty for none',
+  },
   'writer.waitSeconds': {
     schema: num({ min: 0 }),
     default: 0,

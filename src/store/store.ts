@@ -136,6 +136,29 @@ export interface StoreStats {
    * vault (SQLite: 3.43, for FTS5's contentless-delete tables); shown by `quiver doctor`.
    */
   engine?: { name: string; version: string; readersNeed: string };
+  /**
+   * The read replica searches read from, when the backend has one (PostgreSQL with `store.replica`);
+   * absent otherwise.
+   */
+  replica?: ReplicaLag;
+}
+
+/**
+ * How far a read replica is behind its primary. A replica that did not answer has `error` set and
+ * null lags; its reads went to the primary meanwhile.
+ */
+export interface ReplicaLag {
+  /** The replica's location, its password redacted. */
+  location: string;
+  /** WAL bytes the primary has written that the replica has not replayed yet; 0 when caught up. */
+  bytes: number | null;
+  /**
+   * Seconds since the primary committed the last transaction the replica replayed, when it has
+   * something left to replay; 0 when caught up; null when unknown (nothing replayed since it started).
+   */
+  seconds: number | null;
+  /** Why the replica did not answer, or null when it did. */
+  error: string | null;
 }
 
 export interface ListDocumentsOptions {
