@@ -1,16 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { QuiverError } from './errors.js';
+import { redactLocation } from './store/location.js';
 import { describeValue, readValue, type ValueOf, type ValueSpec } from './value-spec.js';
 import { DEFAULT_PRF_DOCS, DEFAULT_PRF_TERMS, DEFAULT_PRF_WEIGHT } from './retrieve/prf.js';
 import { DEFAULT_MIN_SIMILARITY } from './retrieve/vector-floor.js';
-import { DEFAULT_ANN_THRESHOLD } from './store/sqlite/ann-vector-index.js';
-import { DEFAULT_LEXICAL_INDEX_THRESHOLD } from './store/sqlite/lexical-index-leg.js';
 import {
+  DEFAULT_ANN_THRESHOLD,
   DEFAULT_HNSW_EF_CONSTRUCTION,
   DEFAULT_HNSW_EF_SEARCH,
   DEFAULT_HNSW_M,
-} from './store/sqlite/hnsw-index.js';
+  DEFAULT_LEXICAL_INDEX_THRESHOLD,
+} from './store/index-defaults.js';
 
 /**
  * One configuration object. Precedence: defaults < `quiver.config.json` (or `--config FILE`, or
@@ -31,7 +32,13 @@ export const CONFIG_KEYS = {
     schema: { type: 'string', nonEmpty: true } as const,
     default: '.quiver/vault.db',
     env: 'QUIVER_VAULT',
-    help: 'vault file (SQLite)',
+    help: 'vault file (SQLite); its project folder is the ingest root',
+  },
+  store: {
+    schema: str,
+    default: '',
+    env: 'QUIVER_STORE',
+    help: "where the vault's data lives: empty for the file `vault`, or a URL (sqlite:PATH, postgres://user@host/db: ingest root is the config file's folder); a --vault flag wins",
   },
   'embedder.provider': {
     schema: oneOf('builtin', 'openai', 'transformers'),
@@ -394,15 +401,42 @@ export interface LoadedConfig {
 
 export const DEFAULT_CONFIG_FILE = 'quiver.config.json';
 
+const isObject = (v: unknown): v is object => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Whether some key lives under `prefix.` (`store` is a key and `store.busyTimeoutMs` another). */
+const isGroup = (prefix: string): boolean => Object.keys(CONFIG_KEYS).some((k) => k.startsWith(`${prefix}.`));
+
 function flatten(obj: unknown, prefix: string, out: Record<string, unknown>): void {
-  if (obj !== null && typeof obj === 'object' && !Array.isArray(obj)) {
+  if (isObject(obj)) {
     for (const [k, v] of Object.entries(obj)) {
       const key = prefix ? `${prefix}.${k}` : k;
-      if (key in CONFIG_KEYS) out[key] = v;
-      else if (v !== null && typeof v === 'object' && !Array.isArray(v)) flatten(v, key, out);
+      if (key in CONFIG_KEYS && !(isObject(v) && isGroup(key))) out[key] = v;
+      else if (isObject(v)) flatten(v, key, out);
       else out[key] = v;
     }
   }
+}
+
+const LAYER: Record<ConfigSource, number> = { default: 0, file: 1, env: 2, flag: 3 };
+
+/**
+ * Where the vault's data lives, as `openStore` reads it: `store` when set, unless `vault` was set
+ * by a later layer (a `--vault` flag over QUIVER_STORE or a `store` in the config file, so a
+ * command pointed at a file uses that file); else the file `vault`.
+ *
+ * @example storeLocation(loadConfig({ env: { QUIVER_STORE: 'postgres://db/notes' } })) // 'postgres://db/notes'
+ */
+export function storeLocation(loaded: Pick<LoadedConfig, 'config' | 'sources'>): string {
+  const { config, sources } = loaded;
+  return config.store !== '' && LAYER[sources.store] >= LAYER[sources.vault] ? config.store : config.vault;
+}
+
+/**
+ * A config value as it may be shown (`quiver doctor`, messages): a URL's password replaced by
+ * `***` (`store: postgres://quiver:***@db/vault`); other values as they are.
+ */
+export function shownValue(value: unknown): unknown {
+  return typeof value === 'string' ? redactLocation(value) : value;
 }
 
 function parseValue(key: string, raw: unknown, origin: string): unknown {

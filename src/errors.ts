@@ -23,6 +23,8 @@ export const ERROR_CODES = {
   BUDGET: 'The token budget would be exceeded.',
   CONFLICT: 'The operation conflicts with the state of the vault.',
   FORBIDDEN: 'The caller may not do this (its role, or a path outside the allowed roots).',
+  UNSUPPORTED:
+    "The vault's store cannot do this (a capability its backend lacks), or its driver is not installed.",
   NO_SPACE: 'The disk is full: the write was rolled back and nothing was half-written.',
   INTERNAL: 'An unexpected internal error.',
 } as const;

@@ -19,14 +19,56 @@ export type * from './types.js';
 export type {
   Store,
   StoreStats,
+  StoreHealth,
+  CompactResult,
   RollbackResult,
   LexicalQuery,
   LexicalHit,
   VectorQuery,
   FieldWeights,
+  TermStats,
   NoiseMark,
+  WriteStatus,
+  WriteDocumentInput,
+  BatchOwner,
+  WriterClaim,
+  WriterHolder,
+  EmbedderSwitch,
+  ListDocumentsOptions,
+  FeedbackRecord,
+  ListFeedbackOptions,
+  TranscriptRecord,
+  ListTranscriptsOptions,
+  JobState,
+  JobRecord,
+  EnqueueJobInput,
+  ListJobsOptions,
 } from './store/store.js';
-export { SqliteStore } from './store/sqlite/sqlite-store.js';
+export type {
+  IndexMaintenance,
+  IndexesInspection,
+  IndexesStatus,
+  LexicalIndexInspection,
+  LexicalIndexStatus,
+  PrepareIndexesRequest,
+  VectorIndexInspection,
+  VectorIndexStatus,
+} from './store/maintenance.js';
+export {
+  openStore,
+  type OpenStoreOptions,
+  type PostgresOpenOptions,
+  type SqliteOpenOptions,
+} from './store/open-store.js';
+export { parseStoreLocation, redactLocation, type StoreLocation } from './store/location.js';
+export { SqliteStore, type SqliteStoreOptions } from './store/sqlite/sqlite-store.js';
+export {
+  DEFAULT_ANN_THRESHOLD,
+  DEFAULT_HNSW_EF_CONSTRUCTION,
+  DEFAULT_HNSW_EF_SEARCH,
+  DEFAULT_HNSW_M,
+  DEFAULT_LEXICAL_INDEX_THRESHOLD,
+} from './store/index-defaults.js';
 export type { Embedder, EmbedOptions } from './embed/embedder.js';
 export { ingest, type AddInput, type AddOptions, type AddReport, type AddItem } from './ingest/ingest.js';
 export { hybridRetrieve, type Legs, type HybridOptions, type FusedSection } from './retrieve/hybrid.js';

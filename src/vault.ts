@@ -14,9 +14,9 @@ import type { Embedder } from './embed/embedder.js';
 import { failpoint } from './_failpoint.js';
 import type { AskEvent } from './answer/ask-events.js';
 import { QuiverError } from './errors.js';
-import { loadConfig, type Config, type ConfigKey, type LoadedConfig } from './config.js';
+import { loadConfig, storeLocation, type Config, type ConfigKey, type LoadedConfig } from './config.js';
 import type { AddInput, AddOptions, AddReport } from './ingest/ingest.js';
-import { vaultRoot } from './ingest/vault-root.js';
+import { ingestRoot } from './ingest/vault-root.js';
 import type { HybridOptions, Legs } from './retrieve/hybrid.js';
 import { selectionMap, type SelectionMap } from './retrieve/selection-map.js';
 import { hasSearchableWord } from './retrieve/query-terms.js';
@@ -37,7 +37,8 @@ import {
 } from './maintenance/builtin-state.js';
 import { embedderFor } from './maintenance/configured-embedder.js';
 import { REINDEX_TARGET_KEY, type ReindexOptions, type ReindexResult } from './maintenance/reindex.js';
-import { SqliteStore } from './store/sqlite/sqlite-store.js';
+import { parseStoreLocation } from './store/location.js';
+import { openStore } from './store/open-store.js';
 import type {
   CompactResult,
   RollbackResult,
@@ -47,6 +48,7 @@ import type {
   TranscriptRecord,
   WriterHolder,
 } from './store/store.js';
+import type { PrepareIndexesRequest } from './store/maintenance.js';
 import { acquireWriter, type WriterLease } from './store/writer.js';
 import { holderAlive } from './store/liveness.js';
 import type { ExportOptions, ExportReport } from './transfer/export.js';
@@ -223,22 +225,27 @@ export class Vault {
     });
     const c = loaded.config;
     const readonly = options.readonly === true;
+    // `store` (a URL) when set, else the vault file; the ingest root follows from it.
+    const location = storeLocation(loaded);
+    const root = ingestRoot(parseStoreLocation(location), loaded.file, process.cwd());
+    const ann = {
+      threshold: c['ann.threshold'],
+      m: c['ann.m'],
+      efConstruction: c['ann.efConstruction'],
+      efSearch: c['ann.efSearch'],
+    };
     const store =
       options.store ??
-      SqliteStore.open(c.vault, {
+      (await openStore(location, {
         readonly,
-        busyTimeoutMs: c['store.busyTimeoutMs'],
         ...(options.logger === undefined ? {} : { onNotice: (m: string) => options.logger?.warn(m) }),
-        ann: {
-          threshold: c['ann.threshold'],
-          m: c['ann.m'],
-          efConstruction: c['ann.efConstruction'],
-          efSearch: c['ann.efSearch'],
-          native: c['ann.native'],
-          buildThreads: c['ann.buildThreads'],
+        sqlite: {
+          busyTimeoutMs: c['store.busyTimeoutMs'],
+          ann: { ...ann, native: c['ann.native'], buildThreads: c['ann.buildThreads'] },
+          lexical: { threshold: c['lexical.threshold'] },
         },
-        lexical: { threshold: c['lexical.threshold'] },
-      });
+        postgres: { ann, replicaUrl: c['store.replica'] },
+      }));
     try {
       const embedder = options.embedder ?? (await embedderFor(c, store));
       const recorded = await store.getMeta(EMBEDDER_META_KEY);
@@ -249,7 +256,7 @@ export class Vault {
           { details: { vault: recorded, configured: embedder.id } },
         );
       }
-      return new Vault(store, embedder, loaded, vaultRoot(c.vault), readonly, options.logger);
+      return new Vault(store, embedder, loaded, root, readonly, options.logger);
     } catch (e) {
       if (options.store === undefined) await store.close();
       throw e;
@@ -375,11 +382,16 @@ export class Vault {
               ...(onIndexProgress === undefined ? {} : { onIndexProgress }),
             });
         }
-        // Build or update the vector index now (above the ANN threshold), not in the first search.
-        if (changed && refit === null)
-          await this.store.prepareVectorIndex?.(this.embedder.id, onIndexProgress);
-        // Likewise the lexical index (above `lexical.threshold`): updated, or rebuilt when many rows changed.
-        if (changed) await this.store.prepareLexicalIndex?.(onLexicalIndexProgress);
+        // Build or update the vector index now (above the ANN threshold), not in the first search
+        // (a refit built it already); likewise the lexical index (above `lexical.threshold`):
+        // updated, or rebuilt when many rows changed.
+        if (changed)
+          await this.store.indexes?.prepare({
+            ...(refit === null
+              ? { vector: { fingerprint: this.embedder.id, onProgress: onIndexProgress } }
+              : {}),
+            lexical: { onProgress: onLexicalIndexProgress },
+          });
         if (refit !== null) await this.reclaim();
         return { ...report, refit, recovery };
       },
@@ -417,15 +429,19 @@ export class Vault {
       'index',
       async () => {
         await this.checkEmbedder();
-        await this.store.prepareVectorIndex?.(this.embedder.id);
-        await this.store.prepareLexicalIndex?.();
+        const status = await this.store.indexes?.prepare(this.allIndexes());
         return {
-          vector: this.store.prepareVectorIndex !== undefined,
-          lexical: this.store.prepareLexicalIndex !== undefined,
+          vector: status !== undefined && status.vector !== null,
+          lexical: status !== undefined && status.lexical !== null,
         };
       },
       options.signal,
     );
+  }
+
+  /** Every index upkeep covers: the vector index of the embedder in use and the lexical index. */
+  private allIndexes(): PrepareIndexesRequest {
+    return { vector: { fingerprint: this.embedder.id }, lexical: {} };
   }
 
   /** {@link reindex} for a caller that holds the writer slot. */
@@ -450,7 +466,7 @@ export class Vault {
     const { reindex } = await import('./maintenance/reindex.js');
     const r = await reindex(this.store, target, { ...rest, ...(commit === undefined ? {} : { commit }) });
     this.useEmbedder(target);
-    await this.store.prepareVectorIndex?.(target.id, onIndexProgress);
+    await this.store.indexes?.prepare({ vector: { fingerprint: target.id, onProgress: onIndexProgress } });
     return r;
   }
 
@@ -911,8 +927,7 @@ export class Vault {
         }
         failpoint('rollback.before');
         const r = await this.store.rollbackBatch(id);
-        await this.store.prepareVectorIndex?.(this.embedder.id);
-        await this.store.prepareLexicalIndex?.();
+        await this.store.indexes?.prepare(this.allIndexes());
         if (r.removed >= 1000) await this.reclaim();
         return r;
       },
@@ -953,8 +968,7 @@ export class Vault {
         batch.status = 'done';
         batch.finishedAt = new Date().toISOString();
         await this.store.finishBatch(batch);
-        await this.store.prepareVectorIndex?.(this.embedder.id);
-        await this.store.prepareLexicalIndex?.();
+        await this.store.indexes?.prepare(this.allIndexes());
         return { batch, removed: [...chosen.values()] };
       },
       options.signal,
@@ -988,8 +1002,7 @@ export class Vault {
     const recovery = await this.writing('doctor --fix', async (_lease, r) => {
       await this.checkEmbedder();
       await this.store.reanalyse?.();
-      await this.store.prepareVectorIndex?.(this.embedder.id);
-      await this.store.prepareLexicalIndex?.();
+      await this.store.indexes?.prepare(this.allIndexes());
       return r;
     });
     return { ...recovery, compact: await this.compact() };

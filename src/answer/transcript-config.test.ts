@@ -16,6 +16,15 @@ describe('transcriptConfig', () => {
     expect('x.apiKey' in config).toBe(false);
     expect('y.password' in config).toBe(false);
   });
+  it('redacts a password given as a URL parameter (a store URL)', () => {
+    const c = {
+      ...base,
+      store: 'postgres://db.example/vault?sslmode=require&password=s3cret',
+    } as typeof base;
+    expect(transcriptConfig(c).config['store']).toBe(
+      'postgres://db.example/vault?sslmode=require&password=***',
+    );
+  });
   it('leaves URLs without credentials as they are', () => {
     const c = { ...base, 'generator.baseURL': 'http://127.0.0.1:11434/v1' } as typeof base;
     expect(transcriptConfig(c).config['generator.baseURL']).toBe('http://127.0.0.1:11434/v1');

@@ -13,7 +13,10 @@ export function transcriptConfig(c: Config): { config: Record<string, unknown>; 
   for (const k of Object.keys(c).sort()) {
     if (SECRET_KEY.test(k)) continue;
     const v = (c as Record<string, unknown>)[k];
-    config[k] = typeof v === 'string' ? v.replace(/\/\/[^/@\s]*@/, '//***@') : v;
+    config[k] =
+      typeof v === 'string'
+        ? v.replace(/\/\/[^/@\s]*@/, '//***@').replace(/([?&]password=)[^&#]*/gi, '$1***')
+        : v;
   }
   return { config, fingerprint: createHash('sha256').update(JSON.stringify(config)).digest('hex') };
 }

@@ -26,8 +26,9 @@ export const EXIT_TABLE: readonly { exit: number; meaning: string; codes: readon
   },
   {
     exit: EXIT.USAGE,
-    meaning: 'bad input, options or configuration, or a request not allowed; nothing was changed',
-    codes: ['BAD_INPUT', 'CONFIG', 'FORBIDDEN'],
+    meaning:
+      "bad input, options or configuration, a request not allowed, or one the vault's store cannot do (or its driver is missing); nothing was changed",
+    codes: ['BAD_INPUT', 'CONFIG', 'FORBIDDEN', 'UNSUPPORTED'],
   },
   {
     exit: EXIT.NOT_FOUND,

@@ -28,6 +28,7 @@ export const NEXT_STEP: Readonly<Record<QuiverErrorCode, string>> = {
   BUDGET: 'The token budget is spent; use `search` or `context` instead of `ask`.',
   CONFLICT: 'Another process is writing the vault; wait a moment and call the tool again.',
   FORBIDDEN: 'This session may not do that; ask the person running quiver for a token with the needed role.',
+  UNSUPPORTED: "The vault's store cannot do this; do without it, or tell the person running quiver.",
   NO_SPACE: 'The disk is full; nothing was written. Tell the person running quiver.',
   INTERNAL: 'An unexpected error; the server log has the details.',
 };

@@ -28,6 +28,8 @@ export const HTTP_STATUS: Readonly<Record<QuiverErrorCode, number>> = {
   BUDGET: 429,
   CONFLICT: 409,
   FORBIDDEN: 403,
+  // The vault's store lacks the capability (a backup of a server database) or its driver.
+  UNSUPPORTED: 501,
   NO_SPACE: 507,
   INTERNAL: 500,
 };

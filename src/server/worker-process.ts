@@ -19,6 +19,10 @@ export interface WorkerProcess {
 }
 
 export function startWorkerProcess(options: {
+  /**
+   * Where the vault's data lives (`storeLocation`: a path, or a URL with its password), handed to
+   * the child as QUIVER_STORE, never on its command line where `ps` would show a password.
+   */
   vault: string;
   configFile?: string;
   env: NodeJS.ProcessEnv;
@@ -32,12 +36,11 @@ export function startWorkerProcess(options: {
     BIN,
     'queue',
     'work',
-    '--vault',
-    options.vault,
     ...(options.configFile === undefined ? [] : ['--config', options.configFile]),
   ];
+  const env = { ...options.env, QUIVER_STORE: options.vault };
   const start = (): void => {
-    const c = spawn(process.execPath, args, { env: options.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const c = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     child = c;
     const started = Date.now();
     c.stderr?.setEncoding('utf8');

@@ -400,8 +400,9 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
       expectStoredVector(got.get(chunks[0]!.id), fakeVector(chunks[0]!.text));
     });
 
+    // Backup is a capability: only a store that declares it (and persists to a file) runs this.
     maybe('backup')('writes a backup that opens as a store with the same documents', async () => {
-      if (options.reopen === undefined || store.location === ':memory:') return;
+      if (store.backup === undefined || options.reopen === undefined || store.location === ':memory:') return;
       const doc = coffee();
       await write(doc);
       const dest = `${store.location}.backup-${Date.now()}`;

@@ -9,6 +9,7 @@ import type {
   SearchFilter,
   SectionRecord,
 } from '../types.js';
+import type { IndexMaintenance } from './maintenance.js';
 
 /** Field weights for the lexical leg's BM25 (chunk text, document title, section breadcrumb). */
 /** Corpus statistics for lexical terms: live sections and each stem's document frequency. */
@@ -311,12 +312,22 @@ export interface VerdictRecord {
  */
 export interface Store {
   readonly kind: string;
-  /** Where the data lives, for humans (a file path or a redacted URL). */
+  /** Where the data lives, for humans: a file path, or a URL with its password redacted (`redactLocation`). */
   readonly location: string;
 
   close(): Promise<void>;
-  /** A consistent copy of the whole store at `destination` while it stays in use (SQLite online backup). */
-  backup(destination: string): Promise<void>;
+  /**
+   * Capability: a consistent copy of the whole store in the file `destination` while it stays in
+   * use (SQLite: online backup). Backends whose data lives on a server leave this out (their own
+   * tools back them up: `pg_dump`); `quiver backup` then refuses with UNSUPPORTED.
+   */
+  backup?(destination: string): Promise<void>;
+  /**
+   * Capability: upkeep and inspection of indexes the backend keeps of its own (SQLite: the HNSW
+   * graph and lexical index beside the file; `maintenance.ts`). Backends whose database keeps every
+   * index current in its own transactions leave this out, and callers skip the step.
+   */
+  readonly indexes?: IndexMaintenance;
 
   getMeta(key: string): Promise<string | null>;
   setMeta(key: string, value: string): Promise<void>;
@@ -384,19 +395,6 @@ export interface Store {
    * forms its words have in these languages (`queryVariants`). Cheap: called by every search.
    */
   languages(): Promise<string[]>;
-  /**
-   * Bring any approximate vector index up to date now (build, load or reconcile) rather than at
-   * the first search; stores without one leave this out.
-   */
-  prepareVectorIndex?(
-    fingerprint: string,
-    onProgress?: (done: number, total: number) => void,
-  ): Promise<unknown>;
-  /**
-   * Bring any index the lexical leg keeps of its own up to date now rather than at the first
-   * search; stores without one leave this out.
-   */
-  prepareLexicalIndex?(onProgress?: (done: number, total: number) => void): Promise<unknown>;
   /**
    * Record the language of every live section written before languages were recorded and index
    * it as a new write would (stores that always record it leave this out); how many sections were

@@ -1,5 +1,4 @@
-import { CONFIG_KEYS, type ConfigKey } from '../../config.js';
-import { SqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { CONFIG_KEYS, type ConfigKey, shownValue } from '../../config.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { mb, table } from '../table.js';
@@ -37,8 +36,13 @@ export const doctorCommand: Command = {
     const recorded = await vault.store.getMeta('embedder');
     const keys = Object.keys(CONFIG_KEYS) as ConfigKey[];
     const secrets = [vault.config['embedder.apiKeyEnv'], vault.config['generator.apiKeyEnv']];
-    const ann = vault.store instanceof SqliteStore ? vault.store.inspectVectorIndex(vault.embedder.id) : null;
-    const lexical = vault.store instanceof SqliteStore ? await vault.store.inspectLexicalFile() : null;
+    // The indexes a backend keeps of its own, when it declares that capability (SQLite does).
+    const indexes = (await vault.store.indexes?.inspect(vault.embedder.id)) ?? {
+      vector: null,
+      lexical: null,
+    };
+    const ann = indexes.vector;
+    const lexical = indexes.lexical;
     const report = {
       store: { kind: vault.store.kind, location: vault.store.location, ...s },
       health,
@@ -55,7 +59,7 @@ export const doctorCommand: Command = {
       config: Object.fromEntries(
         keys.map((k) => [
           k,
-          { value: vault.config[k], from: vault.loaded.sources[k], env: CONFIG_KEYS[k].env },
+          { value: shownValue(vault.config[k]), from: vault.loaded.sources[k], env: CONFIG_KEYS[k].env },
         ]),
       ),
       secrets: Object.fromEntries(
@@ -88,7 +92,7 @@ export const doctorCommand: Command = {
             ann.mode === 'exact'
               ? `exact scan (${ann.chunks} chunks ≤ threshold ${ann.threshold})`
               : `hnsw (${ann.chunks} chunks > threshold ${ann.threshold}), index ${ann.index}${ann.file === null ? '' : `: ${ann.file}`}`
-          }; hnswlib ${ann.native.search}, ${ann.native.parallelBuild ? 'parallel' : 'in-process'} build${ann.native.note === null ? '' : ` (${ann.native.note})`}\n`,
+          }${ann.native === undefined ? '' : `; hnswlib ${ann.native.search}, ${ann.native.parallelBuild ? 'parallel' : 'in-process'} build${ann.native.note === null ? '' : ` (${ann.native.note})`}`}\n`,
         );
       if (lexical !== null)
         ctx.out(
@@ -119,7 +123,7 @@ export const doctorCommand: Command = {
           ['key', 'value', 'from', 'environment variable'],
           keys.map((k) => [
             k,
-            JSON.stringify(vault.config[k]),
+            JSON.stringify(shownValue(vault.config[k])),
             vault.loaded.sources[k],
             `${CONFIG_KEYS[k].env}${ctx.io.env[CONFIG_KEYS[k].env] === undefined ? '' : ' (set)'}`,
           ]),

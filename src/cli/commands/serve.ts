@@ -1,3 +1,4 @@
+import { storeLocation } from '../../config.js';
 import type { Command } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 
@@ -26,7 +27,8 @@ export const serveCommand: Command = {
     const worker =
       writer.config['server.worker'] === 'process'
         ? startWorkerProcess({
-            vault: writer.store.location,
+            // The same data as this server (a file by its absolute path; a URL with its password).
+            vault: writer.store.kind === 'sqlite' ? writer.store.location : storeLocation(writer.loaded),
             env: ctx.io.env,
             ...(typeof ctx.values.config === 'string' ? { configFile: ctx.values.config } : {}),
             ...(log === undefined ? {} : { log }),

@@ -14,7 +14,6 @@ import {
   DEFAULT_HNSW_EF_CONSTRUCTION,
   DEFAULT_HNSW_EF_SEARCH,
   DEFAULT_HNSW_M,
-  type HnswLoadFailure,
   HnswIndex,
   hnswIndexPath,
   hnswSidecarPath,
@@ -27,15 +26,12 @@ import {
   readVectorRevision,
   readVectorRevisionLog,
 } from './vector-revision.js';
+import { DEFAULT_ANN_THRESHOLD } from '../index-defaults.js';
+import type { VectorIndexInspection, VectorIndexStatus } from '../maintenance.js';
 
-/**
- * Live chunks (with a vector under the searched fingerprint) above which the vector leg answers from
- * HNSW. The exact scan is linear in chunks and exact; HNSW at the default parameters answers in a few
- * milliseconds at recall@10 ≥ 0.95 up to 1M chunks (bench/RESULTS.md, "ANN") but costs a one-off
- * build (about a minute per 100k chunks on two cores). 50,000 keeps smaller vaults exact and free
- * of that build, while vaults big enough for the scan to weigh on a fused search use HNSW.
- */
-export const DEFAULT_ANN_THRESHOLD = 50_000;
+// Shared with the configuration and other backends (../index-defaults.ts).
+export { DEFAULT_ANN_THRESHOLD };
+
 /**
  * A filtered search whose allowed chunks are at most this share of the index (or at most the
  * limit) scans them exactly
@@ -78,36 +74,13 @@ export interface AnnLegOptions extends AnnOptions {
  */
 export const SEARCH_RECONCILE_MAX = 5000;
 
-/** What the vector leg does for one fingerprint, for `quiver doctor` and tests. */
-export interface AnnStatus {
-  fingerprint: string;
-  /** 'exact': at or below the threshold (or no vectors); 'hnsw': answered from the index. */
-  mode: 'exact' | 'hnsw';
-  chunks: number;
-  threshold: number;
-  /** The index file, or null when not persisted. */
-  file: string | null;
-  /** How the index was last obtained in this process. */
-  source: 'loaded' | 'reconciled' | 'built' | null;
-  /** Why the file could not be used as is when it was last read (null: it could, or never read). */
-  loadFailure: HnswLoadFailure | null;
-  /** Tombstoned labels in the index. */
-  deleted: number;
-  /** Last error writing the index file (search goes on without it). */
-  saveError: string | null;
-}
+/** What the vector leg does for one fingerprint, for `quiver doctor` and tests (the Store's typed status). */
+export type AnnStatus = VectorIndexStatus;
 
-/** {@link AnnVectorLeg.inspect}'s answer. */
-export interface AnnInspection {
-  fingerprint: string;
-  mode: 'exact' | 'hnsw';
-  chunks: number;
-  threshold: number;
-  file: string | null;
-  index: 'none' | 'current' | 'stale' | 'rebuild' | 'missing' | 'unreadable';
-  /** The hnswlib code in use (see `hnsw-native.ts`). */
+/** {@link AnnVectorLeg.inspect}'s answer: always names the hnswlib code in use. */
+export type AnnInspection = VectorIndexInspection & {
   native: { search: HnswNative['search']; parallelBuild: boolean; note: string | null };
-}
+};
 
 /**
  * The vector leg above the threshold: one HNSW index per embedder fingerprint, persisted beside the

@@ -31,25 +31,9 @@ export {
   hnswSidecarPath,
 } from './hnsw-files.js';
 
-/**
- * Graph degree M (links per node above layer 0; 2M at layer 0). On 1M real-text-derived chunks
- * (`bench/ann.ts`, 512-dim hashing vectors, efConstruction=200) M=16 reached recall@10 0.943 only at
- * efSearch=1024 (p50 4.5–4.9 ms) and 0.970 at 2048 (about 9 ms), while M=32 reached 0.952 at 384
- * (3.2–3.5 ms) and 0.960 at 512 (4.3 ms), for a 1.4× longer build (22 vs 16 minutes on 2 cores with the
- * parallel builder) and a 6% larger file. The denser graph is the default: it is what keeps a
- * growing vault above 0.95 within 5 ms.
- */
-export const DEFAULT_HNSW_M = 32;
-/** Candidate list size while inserting. Measured in `bench/ann.ts`. */
-export const DEFAULT_HNSW_EF_CONSTRUCTION = 200;
-/**
- * Candidate list size while searching (hnswlib uses max(efSearch, k)). With M=32 (`bench/ann.ts`):
- * recall@10 against the exact scan 0.997 at 100k and 0.960 at 1M chunks, p50 about 3 and 4.3 ms on
- * the hnswlib build compiled for this CPU (1.8–1.9× that on the stock build). 384 also clears 0.95 at
- * 1M (0.952, 3.5 ms) but with no margin for a rebuilt graph, which is not bit-identical when built
- * on several threads.
- */
-export const DEFAULT_HNSW_EF_SEARCH = 512;
+// The graph's defaults are shared with the configuration and other backends (../index-defaults.ts).
+import { DEFAULT_HNSW_EF_CONSTRUCTION, DEFAULT_HNSW_EF_SEARCH, DEFAULT_HNSW_M } from '../index-defaults.js';
+export { DEFAULT_HNSW_EF_CONSTRUCTION, DEFAULT_HNSW_EF_SEARCH, DEFAULT_HNSW_M };
 /** Seed of hnswlib's level generator, so builds are reproducible. */
 export const DEFAULT_HNSW_SEED = 100;
 /** Above this share of tombstoned labels, searches slow down and recall drops: rebuild instead. */

@@ -5,7 +5,6 @@ import { holderAlive } from '../liveness.js';
 import { readWriter } from './writer-slot.js';
 import { indexSectionTexts, readFtsIndex, readFtsTotals, type SectionText } from './lexical-index-build.js';
 import {
-  type LexicalLoadFailure,
   type LexicalStamp,
   lexicalIndexPath,
   readLexicalIndex,
@@ -17,14 +16,12 @@ import type { StatementCache } from './connection.js';
 import { headingOf } from './document-versions.js';
 import { countLiveSections } from './lexical-search.js';
 import { isReconcilable, readReverts, readVectorRevision, readVectorRevisionLog } from './vector-revision.js';
+import { DEFAULT_LEXICAL_INDEX_THRESHOLD } from '../index-defaults.js';
+import type { LexicalIndexInspection, LexicalIndexStatus } from '../maintenance.js';
 
-/**
- * Live sections above which the lexical leg scores from its own index rather than FTS5's bm25().
- * The index is faster at every size measured (SciFact, 5,221 sections: the lexical leg 8.1 → 3.0 ms,
- * the default search 10.0 → 5.3 ms); below a couple of thousand sections FTS5 answers in well under
- * a millisecond, so small vaults keep no index file beside them.
- */
-export const DEFAULT_LEXICAL_INDEX_THRESHOLD = 2_000;
+// Shared with the configuration and other backends (../index-defaults.ts).
+export { DEFAULT_LEXICAL_INDEX_THRESHOLD };
+
 /**
  * Rows added since the saved index was built are indexed on the fly (a small second segment) up
  * to this share of the saved rows (at least {@link LEXICAL_DELTA_MIN_ROWS}); beyond it the index
@@ -54,36 +51,8 @@ export interface LexicalIndexLegOptions extends LexicalIndexOptions {
   onNotice?: (message: string) => void;
 }
 
-/** The lexical leg's mode and saved file, without loading or building (for `doctor`). */
-export interface LexicalIndexInspection {
-  mode: 'fts5' | 'index';
-  sections: number;
-  threshold: number;
-  file: string | null;
-  /**
-   * 'current': reflects the vault; 'updatable': older, brought up to date from new rows at load;
-   * 'stale': will be rebuilt; else why it cannot be read. 'none' at or below the threshold.
-   */
-  index: 'none' | 'current' | 'updatable' | 'stale' | LexicalLoadFailure;
-}
-
-/** What the lexical leg does now, for `doctor` and tests. */
-export interface LexicalIndexStatus {
-  /** 'fts5': ranked by FTS5 (at or below the threshold); 'index': by the index. */
-  mode: 'fts5' | 'index';
-  sections: number;
-  threshold: number;
-  file: string | null;
-  /** How the base index was obtained this session. */
-  source: 'built' | 'loaded' | null;
-  loadFailure: LexicalLoadFailure | 'stale' | null;
-  /** Rows added since the base was built (searched as a second segment) and base rows no longer live. */
-  added: number;
-  removed: number;
-  saveError: string | null;
-  /** The last search ranked with FTS5 because the index needs a rebuild that a writer will do. */
-  deferred: boolean;
-}
+// The lexical leg's statuses are the Store's typed ones (../maintenance.ts).
+export type { LexicalIndexInspection, LexicalIndexStatus } from '../maintenance.js';
 
 type Progress = (done: number, total: number) => void;
 type Db = Database.Database;

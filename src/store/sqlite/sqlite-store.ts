@@ -34,6 +34,12 @@ import type {
   ScannedDocumentVersion,
   VerdictRecord,
 } from '../store.js';
+import type {
+  IndexesInspection,
+  IndexesStatus,
+  IndexMaintenance,
+  PrepareIndexesRequest,
+} from '../maintenance.js';
 import { type AnnInspection, type AnnOptions, type AnnStatus, AnnVectorLeg } from './ann-vector-index.js';
 import {
   type LexicalIndexInspection,
@@ -550,6 +556,24 @@ export class SqliteStore implements Store {
   inspectVectorIndex(fingerprint: string): AnnInspection {
     return this.ann.inspect(fingerprint);
   }
+
+  /**
+   * The Store's index-upkeep capability: the HNSW graph (vector leg) and the lexical leg's own
+   * index, both saved beside the file; the vector index first, as a write leaves them.
+   */
+  readonly indexes: IndexMaintenance = {
+    prepare: async (request: PrepareIndexesRequest): Promise<IndexesStatus> => {
+      const { vector, lexical } = request;
+      const vectorStatus =
+        vector === undefined ? null : await this.prepareVectorIndex(vector.fingerprint, vector.onProgress);
+      const lexicalStatus = lexical === undefined ? null : await this.prepareLexicalIndex(lexical.onProgress);
+      return { vector: vectorStatus, lexical: lexicalStatus };
+    },
+    inspect: async (fingerprint: string): Promise<IndexesInspection> => ({
+      vector: this.inspectVectorIndex(fingerprint),
+      lexical: await this.inspectLexicalFile(),
+    }),
+  };
 
   async putVectors(fingerprint: string, rows: { chunkId: number; vector: Float32Array }[]): Promise<void> {
     busyAsConflict(() => putVectorRows(this.statements, fingerprint, rows));
