@@ -19,6 +19,7 @@ export type * from './types.js';
 export type {
   Store,
   StoreStats,
+  ReplicaLag,
   StoreHealth,
   CompactResult,
   RollbackResult,
