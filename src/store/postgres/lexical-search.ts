@@ -29,10 +29,14 @@ export function queryPhrases(terms: readonly string[], mode: LexicalQuery['mode'
   return kept.length === 0 ? null : kept;
 }
 
-/** SQL for the sections holding one phrase, with its per-field occurrence counts. */
+/**
+ * SQL for the sections holding one phrase: (section_rid, ph, body, title, heading, len), the
+ * phrase's occurrences per field and the section's length. Every branch of the query's UNION ALL
+ * lists these columns in this order.
+ */
 function phraseHits(phrase: readonly string[], index: number, param: (v: unknown) => string): string {
   if (phrase.length === 1)
-    return `SELECT section_rid, ${index} AS ph, body, title, heading FROM postings WHERE term = ${param(phrase[0])}`;
+    return `SELECT section_rid, ${index} AS ph, body, title, heading, len FROM postings WHERE term = ${param(phrase[0])}`;
   const joins = phrase
     .slice(1)
     .map(
@@ -47,7 +51,8 @@ function phraseHits(phrase: readonly string[], index: number, param: (v: unknown
   return `SELECT p0.section_rid, ${index} AS ph,
       count(*) FILTER (WHERE x < ${FIELD_STRIDE}) AS body,
       count(*) FILTER (WHERE x >= ${FIELD_STRIDE} AND x < ${2 * FIELD_STRIDE}) AS title,
-      count(*) FILTER (WHERE x >= ${2 * FIELD_STRIDE}) AS heading
+      count(*) FILTER (WHERE x >= ${2 * FIELD_STRIDE}) AS heading,
+      min(p0.len) AS len
     FROM postings p0 ${joins} CROSS JOIN LATERAL unnest(p0.pos) AS x
     WHERE p0.term = ${param(phrase[0])} AND ${follows}
     GROUP BY p0.section_rid`;
@@ -72,24 +77,34 @@ export async function lexicalSearch(
   const k1 = param(BM25_K1);
   const b = param(BM25_B);
   const minIdf = param(BM25_MIN_IDF);
-  const need = query.mode === 'any' ? '' : `AND sc.phrases = ${param(phrases.length)}`;
+  const need = query.mode === 'any' ? '' : param(phrases.length);
   const limit = param(query.limit);
   const f = docFilterSql(query.filter, hasNoisyMarks, params.length + 1);
   params.push(...f.params);
+  // Postings are of live sections only and carry each section's length, so an unfiltered query
+  // scores from postings alone and reads sections for the `limit` best rows; a filtered one joins
+  // the documents before the limit.
+  const filtered = f.sql !== '';
+  const scored = `SELECT h.section_rid, count(*) AS phrases,
+        sum(greatest(ln((tot.n - df.n + 0.5) / (df.n + 0.5)), ${minIdf}::float8)
+            * (ff.f * (${k1}::float8 + 1)) / (ff.f + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * h.len / tot.avgdl))) AS score
+      FROM hits h JOIN df USING (ph) CROSS JOIN tot
+      CROSS JOIN LATERAL (SELECT (${w[0]}::float8 * h.body + ${w[1]}::float8 * h.title + ${w[2]}::float8 * h.heading) AS f) ff
+      GROUP BY h.section_rid ${need ? `HAVING count(*) = ${need}` : ''}`;
+  const ranked = filtered
+    ? `SELECT s.id, s.doc_id, sc.score FROM scored sc
+         JOIN sections s ON s.rid = sc.section_rid JOIN documents d ON d.rid = s.doc_rid
+        WHERE ${f.sql}
+        ORDER BY sc.score DESC, sc.section_rid LIMIT ${limit}`
+    : `SELECT s.id, s.doc_id, top.score
+         FROM (SELECT * FROM scored ORDER BY score DESC, section_rid LIMIT ${limit}) top
+         JOIN sections s ON s.rid = top.section_rid
+        ORDER BY top.score DESC, top.section_rid`;
   const sql = `WITH hits AS (${hits}),
     df AS (SELECT ph, count(*)::float8 AS n FROM hits GROUP BY ph),
     tot AS (SELECT sections::float8 AS n, CASE WHEN tokens > 0 THEN tokens::float8 / sections ELSE 1 END AS avgdl FROM lexical_totals),
-    scored AS (
-      SELECT h.section_rid, count(*) AS phrases,
-        sum(greatest(ln((tot.n - df.n + 0.5) / (df.n + 0.5)), ${minIdf}::float8)
-            * (ff.f * (${k1}::float8 + 1)) / (ff.f + ${k1}::float8 * (1 - ${b}::float8 + ${b}::float8 * s.tokens / tot.avgdl))) AS score
-      FROM hits h JOIN df USING (ph) CROSS JOIN tot JOIN sections s ON s.rid = h.section_rid
-      CROSS JOIN LATERAL (SELECT (${w[0]}::float8 * h.body + ${w[1]}::float8 * h.title + ${w[2]}::float8 * h.heading) AS f) ff
-      GROUP BY h.section_rid)
-    SELECT s.id, s.doc_id, sc.score FROM scored sc
-      JOIN sections s ON s.rid = sc.section_rid JOIN documents d ON d.rid = s.doc_rid
-     WHERE d.superseded_by IS NULL ${need} ${f.sql ? `AND ${f.sql}` : ''}
-     ORDER BY sc.score DESC, s.rid LIMIT ${limit}`;
+    scored AS (${scored})
+    ${ranked}`;
   const found = await rows<{ id: string; doc_id: string; score: number }>(db, 'lexical search', sql, params);
   return found.map((r) => ({ sectionId: r.id, docId: r.doc_id, score: r.score }));
 }

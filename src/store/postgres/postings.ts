@@ -53,6 +53,7 @@ export async function indexSections(
   const body: number[] = [];
   const title: number[] = [];
   const heading: number[] = [];
+  const len: number[] = [];
   const pos: string[] = [];
   const sectionRids: number[] = [];
   const sectionTokens: number[] = [];
@@ -68,6 +69,7 @@ export async function indexSections(
       body.push(b);
       title.push(ti);
       heading.push(h);
+      len.push(tokens);
       pos.push(`{${p.join(',')}}`);
     }
   }
@@ -75,9 +77,10 @@ export async function indexSections(
     await run(
       client,
       'indexing sections',
-      `INSERT INTO postings(term, section_rid, body, title, heading, pos)
-         SELECT t, r, b, ti, h, p::int[] FROM unnest($1::text[], $2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[]) AS x(t, r, b, ti, h, p)`,
-      [term, rid, body, title, heading, pos],
+      `INSERT INTO postings(term, section_rid, body, title, heading, len, pos)
+         SELECT t, r, b, ti, h, n, p::int[]
+           FROM unnest($1::text[], $2::bigint[], $3::int[], $4::int[], $5::int[], $6::int[], $7::text[]) AS x(t, r, b, ti, h, n, p)`,
+      [term, rid, body, title, heading, len, pos],
     );
   await run(
     client,

@@ -13,7 +13,8 @@ import { QuiverError } from '../../errors.js';
  * differences:
  * - the lexical index is a table of postings of the analysed terms (src/text/analyzer.ts) of live
  *   sections only, each with its count per field and its positions (field · 2^24 + index, for
- *   phrases), plus each section's token count and one row of corpus totals; BM25 is computed from
+ *   phrases) and the section's token count (so scoring reads postings alone), plus each section's
+ *   token count and one row of corpus totals; BM25 is computed from
  *   them in SQL (postgres/lexical-search.ts), with FTS5's formula (src/math/bm25.ts);
  * - vectors are pgvector `halfvec` values (half precision, as the SQLite store keeps them, so both
  *   backends score the same numbers) of any dimension, keyed by embedder fingerprint; an HNSW
@@ -109,6 +110,7 @@ export const MIGRATIONS: readonly string[] = [
     body integer NOT NULL,
     title integer NOT NULL,
     heading integer NOT NULL,
+    len integer NOT NULL,
     pos integer[] NOT NULL,
     PRIMARY KEY (term, section_rid)
   );
