@@ -102,7 +102,7 @@ export async function lexicalSearch(
         ORDER BY top.score DESC, top.section_rid`;
   const sql = `WITH hits AS (${hits}),
     df AS (SELECT ph, count(*)::float8 AS n FROM hits GROUP BY ph),
-    tot AS (SELECT sections::float8 AS n, CASE WHEN tokens > 0 THEN tokens::float8 / sections ELSE 1 END AS avgdl FROM lexical_totals),
+    tot AS (SELECT sections::float8 AS n, CASE WHEN tokens > 0 THEN tokens::float8 / sections ELSE 1 END AS avgdl FROM lexical_totals WHERE one = 1),
     scored AS (${scored})
     ${ranked}`;
   const found = await rows<{ id: string; doc_id: string; score: number }>(db, 'lexical search', sql, params);

@@ -112,7 +112,9 @@ export const MIGRATIONS: readonly string[] = [
     heading integer NOT NULL,
     len integer NOT NULL,
     pos integer[] NOT NULL,
-    PRIMARY KEY (term, section_rid)
+    -- Covering: scoring reads a term's postings from the index alone (index-only scan), never
+    -- the wide rows with their positions, which only phrases need.
+    PRIMARY KEY (term, section_rid) INCLUDE (body, title, heading, len)
   );
   CREATE INDEX postings_section ON postings(section_rid);
   CREATE TABLE lexical_totals (
