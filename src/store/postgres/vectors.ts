@@ -147,10 +147,18 @@ export async function searchVectors(
   const f = docFilterSql(q.filter, hasNoisyMarks, 4);
   const col = indexed === null ? 'v.vector' : `(v.vector::halfvec(${indexed.dims}))`;
   const arg = indexed === null ? '$1::halfvec' : `$1::halfvec(${indexed.dims})`;
-  const sql = `SELECT c.id, c.doc_id, c.section_id, 1 - (${col} <=> ${arg}) AS score
-    FROM vectors v JOIN chunks c ON c.id = v.chunk_id JOIN documents d ON d.rid = c.doc_rid
-    WHERE v.fingerprint = $2 AND c.live AND (${col} <=> ${arg}) < 'NaN'::float8 ${f.sql ? `AND ${f.sql}` : ''}
-    ORDER BY ${col} <=> ${arg} LIMIT $3`;
+  const where = `v.fingerprint = $2 AND c.live ${f.sql ? `AND ${f.sql}` : ''}`;
+  const from = 'vectors v JOIN chunks c ON c.id = v.chunk_id JOIN documents d ON d.rid = c.doc_rid';
+  // Exact: each distance computed once, NaN (a zero vector) dropped. Indexed: the ORDER BY is the
+  // index's expression itself, so the planner walks the HNSW graph; the NaN filter then only
+  // looks at the rows the graph yields.
+  const sql =
+    indexed === null
+      ? `SELECT id, doc_id, section_id, 1 - dist AS score FROM (
+           SELECT c.id, c.doc_id, c.section_id, (${col} <=> ${arg}) AS dist FROM ${from} WHERE ${where}) x
+         WHERE dist < 'NaN'::float8 ORDER BY dist LIMIT $3`
+      : `SELECT c.id, c.doc_id, c.section_id, 1 - (${col} <=> ${arg}) AS score FROM ${from}
+          WHERE ${where} AND (${col} <=> ${arg}) < 'NaN'::float8 ORDER BY ${col} <=> ${arg} LIMIT $3`;
   const params = [vectorLiteral(q.vector), q.fingerprint, q.limit, ...f.params];
   let found: PgRow[];
   if (indexed === null) found = await rows(pool, 'searching vectors', sql, params);
