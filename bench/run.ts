@@ -38,6 +38,11 @@ const BENCHES: { name: string; optIn?: boolean; run: () => Promise<unknown> }[] 
   { name: 'cli-start', optIn: true, run: async () => (await import('./cli-start.js')).benchCliStart() },
   { name: 'faults', optIn: true, run: async () => (await import('./faults.js')).benchFaults() },
   { name: 'serve', optIn: true, run: async () => (await import('./serve.js')).benchServe() },
+  {
+    name: 'serve-cluster',
+    optIn: true,
+    run: async () => (await import('./serve-cluster.js')).benchServeCluster(),
+  },
   { name: 'mcp', optIn: true, run: async () => (await import('./mcp.js')).benchMcp() },
   { name: 'web', optIn: true, run: async () => (await import('./web.js')).benchWeb() },
 ];
@@ -65,6 +70,7 @@ const ORDER = [
   'cli-start',
   'faults',
   'serve',
+  'serve-cluster',
   'mcp',
   'web',
 ];
@@ -95,6 +101,7 @@ const HEADINGS: Record<string, string> = {
   'cli-start': '## CLI cold start',
   faults: '## Faults',
   serve: '## HTTP server load',
+  'serve-cluster': '## Several servers on one PostgreSQL',
   mcp: '## MCP tool calls',
   web: '## Web page',
 };

@@ -10,7 +10,7 @@ import { Vault } from '../vault.js';
 import { keepUpload } from './enqueue.js';
 import { purgeDeadJobs, retryDeadJob, submitJob } from './queue.js';
 import { isPermanent } from './run-job.js';
-import { drain, runNext } from './worker.js';
+import { BUSY_PAUSE_MS, drain, runNext } from './worker.js';
 
 // The worker on a real SQLite vault: the clock and the jitter are passed in, never waited for.
 const dir = mkdtempSync(join(tmpdir(), 'quiver-worker-'));
@@ -95,6 +95,26 @@ describe('the worker', () => {
     expect(await runNext(vault, { now: () => t + 1e9 })).toBeNull();
     await vault.store.releaseWriter(parent);
     expect((await vault.stats()).documents).toBe(0);
+  });
+
+  it('gives a job back, its attempt not counted, when another worker running a job holds the writer slot', async () => {
+    // Another server's worker (this process's parent): it leased a job and holds the slot for it.
+    const theirs = await submitJob(vault, 'ingest', { texts: [{ text: 'Wasps nest in eaves.' }] });
+    expect((await vault.store.leaseJob(parent, Date.now(), 3_600_000, holderAlive))!.id).toBe(theirs.id);
+    await vault.store.claimWriter(parent, () => true);
+    const mine = await submitJob(vault, 'ingest', { texts: [{ text: 'Bees swarm in May.' }] });
+    const t = Date.now() + 10_000;
+    const e = await runNext(vault, { now: () => t, random: () => 0.5 });
+    // Due again after the pause (BUSY_PAUSE_MS at the middle of its ±50%), as if never tried.
+    expect(e).toMatchObject({ outcome: 'retry', retryAt: t + BUSY_PAUSE_MS });
+    expect(await vault.store.getJob(mine.id)).toMatchObject({
+      state: 'queued',
+      attempts: 0,
+      runAt: t + BUSY_PAUSE_MS,
+    });
+    await vault.store.releaseWriter(parent);
+    expect(await drain(vault, { now: () => t + BUSY_PAUSE_MS })).toMatchObject({ done: 1 });
+    expect(await vault.store.getJob(mine.id)).toMatchObject({ state: 'done', attempts: 1 });
   });
 
   it('sends a job whose input is wrong to the dead letter at once', async () => {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isQuiverError, QuiverError } from '../errors.js';
 import { holderAlive, selfClaim } from '../store/liveness.js';
-import type { JobRecord, WriterClaim } from '../store/store.js';
+import type { JobRecord, WriterClaim, WriterHolder } from '../store/store.js';
 import type { Vault } from '../vault.js';
 import { nextRunAt } from './backoff.js';
 import { isPermanent, runJob } from './run-job.js';
@@ -43,6 +43,26 @@ export interface DrainSummary {
   retried: number;
   dead: number;
   lost: number;
+}
+
+/** About how long a job that found the writer slot taken waits before it is due again (±50%). */
+export const BUSY_PAUSE_MS = 1000;
+
+/**
+ * Whether `e` is the writer slot held by another worker at work (`acquireWriter`'s CONFLICT naming
+ * a holder that holds a leased job), or by a holder that has let it go since (it finished: the
+ * slot is free or another's).
+ */
+async function busyWithAnotherJob(vault: Vault, e: unknown): Promise<boolean> {
+  if (!isQuiverError(e, 'CONFLICT')) return false;
+  const holder = e.details.holder as WriterHolder | undefined;
+  if (holder === undefined) return false;
+  const same = (w: { pid: number; host: string } | null): boolean =>
+    w !== null && w.pid === holder.pid && w.host === holder.host;
+  const leased = await vault.store.listJobs({ state: 'leased', limit: 1000 });
+  if (leased.some((j) => same(j.worker))) return true;
+  const now = await vault.store.currentWriter();
+  return !(same(now) && now?.startedAt === holder.startedAt);
 }
 
 /** Lease and run the next due job; null when none is due. */
@@ -94,6 +114,15 @@ export async function runNext(vault: Vault, options: WorkerOptions = {}): Promis
       // attempt not counted: the job did not fail.
       if (outer?.aborted === true && isQuiverError(e, 'ABORTED')) {
         const at = now();
+        event = (await vault.store.releaseJob(job.id, me, at))
+          ? { job, outcome: 'retry', error, retryAt: at }
+          : { job, outcome: 'lost', error };
+      } else if (await busyWithAnotherJob(vault, e)) {
+        // The writer slot is held by another worker running a job (several servers on one store):
+        // the job did not fail, it waits its turn. Given back, due after a pause, its attempt not
+        // counted, so N workers never wear a job's attempts out. (A slot held by anything else, a
+        // CLI add, is a failed attempt, retried with backoff, as before.)
+        const at = now() + Math.round(BUSY_PAUSE_MS * (0.5 + (options.random ?? Math.random)()));
         event = (await vault.store.releaseJob(job.id, me, at))
           ? { job, outcome: 'retry', error, retryAt: at }
           : { job, outcome: 'lost', error };
@@ -151,7 +180,9 @@ export async function work(vault: Vault, options: WorkerOptions & { pollMs?: num
       if (!(err instanceof QuiverError)) throw err;
       e = null;
     }
-    if (e !== null) continue;
+    // A job given back because the vault was busy: pause before leasing again, rather than
+    // lease (and give back) every other due job while the slot's holder works.
+    if (e !== null && !(e.outcome === 'retry' && (e.retryAt ?? 0) > (options.now ?? Date.now)())) continue;
     try {
       await sleep(pollMs, undefined, options.signal === undefined ? {} : { signal: options.signal });
     } catch {

@@ -18,7 +18,7 @@ import { openApiDocument } from './openapi.js';
 import { mountPage } from './page.js';
 import { referencePage } from './reference-page.js';
 import { VERSION } from '../version.js';
-import { RateLimiter } from './rate-limit.js';
+import { rateLimiterFor } from './rate-limit.js';
 import { parseBody, type AppDeps, type Ctx, type Env, type Route } from './route.js';
 import { ROUTES } from './routes/index.js';
 import { mountEvalReports } from './routes/eval-routes.js';
@@ -41,7 +41,12 @@ function failure(
 
 /** The app: authentication, limits and error replies around `ROUTES`. */
 export function createApp(deps: AppDeps, routes: readonly Route[] = ROUTES): Hono<Env> {
-  const limiter = new RateLimiter(deps.limits?.ratePerSecond ?? 20, deps.limits?.burst ?? 40);
+  // Buckets in the store when several servers share it (each token's limit holds across them all).
+  const limiter = rateLimiterFor(
+    deps.writer.store,
+    deps.limits?.ratePerSecond ?? 20,
+    deps.limits?.burst ?? 40,
+  );
   const maxBody = deps.limits?.maxBodyBytes ?? 1_048_576;
   const maxUpload = deps.limits?.maxUploadBytes ?? 50 * 1_048_576;
   const readDeps: AppDeps = { ...deps, writer: deps.reader };
@@ -53,7 +58,7 @@ export function createApp(deps: AppDeps, routes: readonly Route[] = ROUTES): Hon
       return failure(c, 401, 'UNAUTHORIZED', 'quiver: a valid bearer token is needed', {
         'WWW-Authenticate': 'Bearer',
       });
-    const rate = limiter.take(token.id);
+    const rate = await limiter.take(token.id);
     if (!rate.allowed)
       return failure(c, 429, 'RATE_LIMITED', 'quiver: too many requests for this token', {
         'Retry-After': String(rate.retryAfter),

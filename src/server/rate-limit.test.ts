@@ -6,22 +6,22 @@ describe('RateLimiter', () => {
   it('lets a burst through, then refuses with the seconds until a request is back', () => {
     let t = 0;
     const r = new RateLimiter(2, 3, () => t);
-    expect([r.take('a'), r.take('a'), r.take('a')].every((x) => x.allowed)).toBe(true);
-    expect(r.take('a')).toEqual({ allowed: false, retryAfter: 1 });
+    expect([r.takeNow('a'), r.takeNow('a'), r.takeNow('a')].every((x) => x.allowed)).toBe(true);
+    expect(r.takeNow('a')).toEqual({ allowed: false, retryAfter: 1 });
     // Other keys have their own bucket.
-    expect(r.take('b').allowed).toBe(true);
+    expect(r.takeNow('b').allowed).toBe(true);
     t = 0.5; // one request refilled at 2 per second
-    expect(r.take('a').allowed).toBe(true);
-    expect(r.take('a').allowed).toBe(false);
+    expect(r.takeNow('a').allowed).toBe(true);
+    expect(r.takeNow('a').allowed).toBe(false);
   });
 
   it('a slow rate says so in Retry-After, and a clock going back refills nothing', () => {
     let t = 100;
     const r = new RateLimiter(0.1, 1, () => t);
-    expect(r.take('k').allowed).toBe(true);
-    expect(r.take('k')).toEqual({ allowed: false, retryAfter: 10 });
+    expect(r.takeNow('k').allowed).toBe(true);
+    expect(r.takeNow('k')).toEqual({ allowed: false, retryAfter: 10 });
     t = 50;
-    expect(r.take('k').allowed).toBe(false);
+    expect(r.takeNow('k').allowed).toBe(false);
   });
 
   it('refuses a bad configuration', () => {
@@ -41,7 +41,7 @@ describe('RateLimiter', () => {
           let allowed = 0;
           for (const g of gaps) {
             t += g;
-            if (r.take('k').allowed) allowed++;
+            if (r.takeNow('k').allowed) allowed++;
           }
           expect(allowed).toBeLessThanOrEqual(burst + rate * t + 1e-9);
         },
@@ -52,12 +52,16 @@ describe('RateLimiter', () => {
   it('sweep forgets only full buckets', () => {
     let t = 0;
     const r = new RateLimiter(1, 2, () => t);
-    r.take('a');
-    r.take('a');
+    r.takeNow('a');
+    r.takeNow('a');
     r.sweep();
-    expect(r.take('a').allowed).toBe(false);
+    expect(r.takeNow('a').allowed).toBe(false);
     t = 10;
     r.sweep();
-    expect([r.take('a'), r.take('a'), r.take('a')].map((x) => x.allowed)).toEqual([true, true, false]);
+    expect([r.takeNow('a'), r.takeNow('a'), r.takeNow('a')].map((x) => x.allowed)).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 });

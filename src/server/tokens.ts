@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { QuiverError } from '../errors.js';
+import type { SharedState } from '../store/shared-state.js';
 
 /**
  * Bearer tokens for the served vault (operations.md, "Server security"). A token is 32 random
@@ -8,6 +9,12 @@ import { QuiverError } from '../errors.js';
  * vault's `meta` key `server.tokens`, with its role, label and creation time. Verifying compares
  * the presented token's hash with every stored hash in constant time, without stopping at a match,
  * so the time taken says nothing about which token or how much of one matched.
+ *
+ * Several servers on one store: every request reads the records from the store (nothing is cached
+ * in a process), so a token revoked through any server or `quiver token revoke` is refused by every
+ * server from its next request on (the bound is zero; a reader on a replica would lag by the
+ * replica's delay). Creating and revoking change the list with a compare-and-set where the store
+ * offers one (`Store.shared`), so two servers changing it at once lose neither change.
  */
 
 /** What a token may do: `read` searches and asks, `write` also changes the vault, `admin` also manages tokens and server-side paths. */
@@ -28,6 +35,8 @@ export interface TokenRecord {
 export interface TokenMeta {
   getMeta(key: string): Promise<string | null>;
   setMeta(key: string, value: string): Promise<void>;
+  /** Compare-and-set, when several processes share the store (`Store.shared`). */
+  readonly shared?: Pick<SharedState, 'swapMeta'>;
 }
 
 export const TOKENS_META_KEY = 'server.tokens';
@@ -43,7 +52,10 @@ function hashOf(token: string): Buffer {
 }
 
 async function load(meta: TokenMeta): Promise<TokenRecord[]> {
-  const raw = await meta.getMeta(TOKENS_META_KEY);
+  return parse(await meta.getMeta(TOKENS_META_KEY));
+}
+
+function parse(raw: string | null): TokenRecord[] {
   if (raw === null) return [];
   try {
     const list = JSON.parse(raw) as unknown;
@@ -51,6 +63,34 @@ async function load(meta: TokenMeta): Promise<TokenRecord[]> {
   } catch {
     throw new QuiverError('STORE', `quiver: the vault's ${TOKENS_META_KEY} entry is not JSON`);
   }
+}
+
+/** How often a change of the list is tried again when another process changed it meanwhile. */
+const SWAP_ATTEMPTS = 20;
+
+/**
+ * Replace the list by `change(list)`: with a compare-and-set when the store has one (tried again
+ * on the list another process wrote meanwhile), else read then write. `change` returning null
+ * leaves the list as it is.
+ */
+async function updateList(
+  meta: TokenMeta,
+  change: (list: TokenRecord[]) => TokenRecord[] | null,
+): Promise<boolean> {
+  for (let attempt = 0; attempt < SWAP_ATTEMPTS; attempt++) {
+    const raw = await meta.getMeta(TOKENS_META_KEY);
+    const next = change(parse(raw));
+    if (next === null) return false;
+    if (meta.shared === undefined) {
+      await meta.setMeta(TOKENS_META_KEY, JSON.stringify(next));
+      return true;
+    }
+    if (await meta.shared.swapMeta(TOKENS_META_KEY, raw, JSON.stringify(next))) return true;
+  }
+  throw new QuiverError(
+    'CONFLICT',
+    `quiver: the vault's ${TOKENS_META_KEY} kept changing under ${SWAP_ATTEMPTS} attempts; try again`,
+  );
 }
 
 /** Create a token of `role`; the token is returned once and never stored. */
@@ -73,7 +113,7 @@ export async function createToken(
     createdAt: now.toISOString(),
     hash: hashOf(token).toString('hex'),
   };
-  await meta.setMeta(TOKENS_META_KEY, JSON.stringify([...(await load(meta)), record]));
+  await updateList(meta, (list) => [...list, record]);
   const { hash: _hash, ...shown } = record;
   return { record: shown, token };
 }
@@ -85,11 +125,10 @@ export async function listTokens(meta: TokenMeta): Promise<Omit<TokenRecord, 'ha
 
 /** Revoke a token by id; false when there is none. */
 export async function revokeToken(meta: TokenMeta, id: string): Promise<boolean> {
-  const list = await load(meta);
-  const kept = list.filter((t) => t.id !== id);
-  if (kept.length === list.length) return false;
-  await meta.setMeta(TOKENS_META_KEY, JSON.stringify(kept));
-  return true;
+  return updateList(meta, (list) => {
+    const kept = list.filter((t) => t.id !== id);
+    return kept.length === list.length ? null : kept;
+  });
 }
 
 /**

@@ -10,6 +10,7 @@ import type {
   SectionRecord,
 } from '../types.js';
 import type { IndexMaintenance } from './maintenance.js';
+import type { SharedState } from './shared-state.js';
 
 /** Field weights for the lexical leg's BM25 (chunk text, document title, section breadcrumb). */
 /** Corpus statistics for lexical terms: live sections and each stem's document frequency. */
@@ -328,6 +329,13 @@ export interface Store {
    * index current in its own transactions leave this out, and callers skip the step.
    */
   readonly indexes?: IndexMaintenance;
+  /**
+   * Capability: state that several server processes share through this store (rate-limit buckets,
+   * compare-and-set of meta; `shared-state.ts`). Backends that several processes use at once
+   * (PostgreSQL) declare it; a backend one process serves (SQLite) leaves it out, and the server
+   * keeps that state in memory.
+   */
+  readonly shared?: SharedState;
 
   getMeta(key: string): Promise<string | null>;
   setMeta(key: string, value: string): Promise<void>;

@@ -7,7 +7,8 @@ import { realRoots } from '../../ingest/path-under.js';
 import { parseQuestionSet } from '../../evaluate/question-set.js';
 import { keepQuestionSet, storedEvalResult, type EvalPayload } from '../../jobs/eval-job.js';
 import { findJob, listJobs, submitJob } from '../../jobs/queue.js';
-import type { JobRecord } from '../../store/store.js';
+import { metaOnce } from '../../store/shared-state.js';
+import type { JobRecord, Store } from '../../store/store.js';
 import type { Vault } from '../../vault.js';
 import { BeirEvalRequest, EvalSettingsRequest, evalJobJson } from '../../wire/evals.js';
 import { pathUnderRoots } from '../roots.js';
@@ -41,24 +42,57 @@ export const REPORT_CSP =
 /** How long a report link works. */
 export const TICKET_MS = 10 * 60_000;
 
-/** Signs report tickets; new on each start, so a restart ends every link. */
-const TICKET_KEY = randomBytes(32);
+/**
+ * Signs report tickets when one server has the store to itself (SQLite): new on each start, so a
+ * restart ends every link.
+ */
+const PROCESS_KEY = randomBytes(32);
 
-const sign = (job: string, until: number): string =>
-  createHmac('sha256', TICKET_KEY).update(`${job}.${until}`).digest('base64url');
+/** Where servers that share a store keep the key that signs report tickets (in its meta). */
+export const REPORT_KEY_META = 'server.reportLinkKey';
 
-/** A ticket for job `job`'s report, good until `until` (ms). */
-export function reportTicket(job: string, until: number): string {
-  return `${until}.${sign(job, until)}`;
+const sharedKeys = new WeakMap<Store, Promise<Buffer>>();
+
+/**
+ * The key that signs report tickets for servers on `store`: when several servers share it
+ * (`Store.shared`), one key kept in its meta, created once by whichever server asks first
+ * (insert-if-absent, then read back), so a link made by one server opens on every other; else
+ * this process's own. Read once per store and process (it never changes once made).
+ */
+export function reportKey(store: Store): Promise<Buffer> {
+  if (store.shared === undefined) return Promise.resolve(PROCESS_KEY);
+  let key = sharedKeys.get(store);
+  if (key === undefined) {
+    key = metaOnce(store, REPORT_KEY_META, () => randomBytes(32).toString('base64url')).then((v) =>
+      Buffer.from(v, 'base64url'),
+    );
+    // A failed read is tried again by the next request.
+    key.catch(() => sharedKeys.delete(store));
+    sharedKeys.set(store, key);
+  }
+  return key;
 }
 
-/** Whether `ticket` is a live ticket for `job`'s report. */
-export function ticketAllows(ticket: string, job: string, now = Date.now()): boolean {
+const sign = (job: string, until: number, key: Uint8Array): string =>
+  createHmac('sha256', key).update(`${job}.${until}`).digest('base64url');
+
+/** A ticket for job `job`'s report, good until `until` (ms), signed with `key` ({@link reportKey}). */
+export function reportTicket(job: string, until: number, key: Uint8Array = PROCESS_KEY): string {
+  return `${until}.${sign(job, until, key)}`;
+}
+
+/** Whether `ticket` is a live ticket for `job`'s report, signed with `key` ({@link reportKey}). */
+export function ticketAllows(
+  ticket: string,
+  job: string,
+  now = Date.now(),
+  key: Uint8Array = PROCESS_KEY,
+): boolean {
   const m = /^(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(ticket);
   if (m === null) return false;
   const until = Number(m[1]);
   if (until < now || until > now + TICKET_MS) return false;
-  const want = Buffer.from(sign(job, until));
+  const want = Buffer.from(sign(job, until, key));
   const got = Buffer.from(m[2]!);
   return want.length === got.length && timingSafeEqual(want, got);
 }
@@ -229,7 +263,7 @@ export const EVAL_ROUTES: readonly Route[] = [
         throw new QuiverError('NOT_FOUND', `quiver: eval ${job.id} has no report yet (it is ${job.state})`);
       const until = Date.now() + TICKET_MS;
       return c.json({
-        url: `/v1/evals/${job.id}/report?ticket=${reportTicket(job.id, until)}`,
+        url: `/v1/evals/${job.id}/report?ticket=${reportTicket(job.id, until, await reportKey(d.writer.store))}`,
         expiresAt: new Date(until).toISOString(),
       });
     },
@@ -246,7 +280,7 @@ export function mountEvalReports(app: Hono<Env>, deps: AppDeps): void {
     const ticket = c.req.query('ticket');
     if (ticket === undefined) return next();
     const id = c.req.param('job');
-    if (!ticketAllows(ticket, id))
+    if (!ticketAllows(ticket, id, Date.now(), await reportKey(deps.writer.store)))
       throw new QuiverError('FORBIDDEN', 'quiver: the report link is not valid or has expired');
     return reportResponse(deps.reader, await evalJob(deps.reader, id));
   });
