@@ -8,4 +8,10 @@ describe('import from "quiver"', () => {
     expect(isQuiverError(new QuiverError('BAD_INPUT', 'x'), 'BAD_INPUT')).toBe(true);
     expect(CONFIG_KEYS.vault.default).toBe('.quiver/vault.db');
   });
+
+  it('keeps the PostgreSQL store (and its driver) behind "quiver/postgres"', async () => {
+    const { PostgresStore } = await import('quiver/postgres');
+    expect(typeof PostgresStore.open).toBe('function');
+    expect(CONFIG_KEYS.store.default).toBe('');
+  });
 });

@@ -97,10 +97,11 @@ describePostgres('export → PostgreSQL → export → SQLite: a lossless round 
 
   it('answers every demo query with the same sections, ranks and scores on all three', async () => {
     for (const q of QUERIES) {
-      const [a, b, c] = await Promise.all(vaults.map((v) => v.search(q)));
-      const view = (r: typeof a) => r.hits.map((h) => [h.sectionId, h.retrievalRank, h.score.toFixed(9)]);
-      expect(view(b)).toEqual(view(a));
-      expect(view(c)).toEqual(view(a));
+      const [a, b, c] = (await Promise.all(vaults.map((v) => v.search(q)))).map((r) =>
+        r.hits.map((h) => [h.sectionId, h.retrievalRank, h.score.toFixed(9)]),
+      );
+      expect(b).toEqual(a);
+      expect(c).toEqual(a);
     }
   });
 });
