@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isQuiverError } from '../errors.js';
 import { buildDocument } from '../ingest/build.js';
 import type { BuiltDocument, ParsedDocument } from '../ingest/parsed.js';
+import { bm25Idf, bm25Term } from '../math/bm25.js';
 import { normalize } from '../math/vector.js';
+import { analyzeField } from '../text/analyzer.js';
 import type { BatchRecord, DocKind } from '../types.js';
 import type { FeedbackRecord, Store, TranscriptRecord, WriteStatus } from './store.js';
 
@@ -156,6 +158,55 @@ export function runStoreContract(name: string, options: StoreContractOptions): v
       const chunks = await store.chunksOfSections([`${doc.id}#1`]);
       expect(chunks).toHaveLength(1);
       expect(chunks[0]?.text).toContain('25 to 30 seconds');
+    });
+
+    it('scores BM25 exactly as store.ts defines it: field weights, idf, length normalisation, phrases', async () => {
+      // Three documents whose analysed terms (src/text/analyzer.ts) are known; every expected score
+      // is computed here from the formula (src/math/bm25.ts), so each backend is checked by number.
+      const docs = [
+        makeDoc('s/one.md', [
+          { title: 'Grinding coffee', text: "Grind the coffee finer; the barista's grind." },
+        ]),
+        makeDoc('s/two.md', [{ title: 'Tea', text: 'Steep green tea. Coffee is another drink entirely.' }]),
+        makeDoc('s/three.md', [{ title: 'Bees', text: 'Honey bees swarm in spring.' }]),
+      ];
+      for (const d of docs) await write(d);
+      const weights = { body: 1, title: 3, heading: 0.5 };
+      const fields = docs.map((d) => [d.sections[0]!.text, d.title, ''].map((t) => analyzeField(t, null)));
+      const rowsN = fields.length;
+      const lengths = fields.map((f) => f.flat().length);
+      const avg = lengths.reduce((a, b) => a + b, 0) / rowsN;
+      const count = (f: string[][], phrase: string[]): number[] =>
+        f.map((terms) => terms.filter((_, i) => phrase.every((p, j) => terms[i + j] === p)).length);
+      const expected = (phrases: string[][], mode: 'any' | 'all'): { id: string; score: number }[] => {
+        const out: { id: string; score: number }[] = [];
+        const perPhrase = phrases.map((p) => fields.map((f) => count(f, p)));
+        const hits = perPhrase.map((rows) => rows.filter((c) => c.some((x) => x > 0)).length);
+        fields.forEach((_, r) => {
+          let score = 0;
+          let matched = 0;
+          phrases.forEach((_, i) => {
+            const [b, t, h] = perPhrase[i]![r]!;
+            if (b! + t! + h! === 0) return;
+            matched++;
+            const f = weights.body * b! + weights.title * t! + weights.heading * h!;
+            score += bm25Term(bm25Idf(rowsN, hits[i]!), f, lengths[r]!, avg);
+          });
+          if (matched > 0 && (mode === 'any' || matched === phrases.length))
+            out.push({ id: `${docs[r]!.id}#0`, score });
+        });
+        return out.sort((a, b) => b.score - a.score);
+      };
+      const check = async (terms: string[], mode: 'any' | 'all', phrases: string[][]): Promise<void> => {
+        const got = await store.lexicalSearch({ terms, mode, limit: 10, weights });
+        const want = expected(phrases, mode);
+        expect(got.map((h) => h.sectionId)).toEqual(want.map((w) => w.id));
+        got.forEach((h, i) => expect(h.score).toBeCloseTo(want[i]!.score, 9));
+      };
+      await check(['coffee'], 'any', [['coffe']]);
+      await check(['grinding', 'honey'], 'any', [['grind'], ['honei']]);
+      await check(['coffee', 'tea'], 'all', [['coffe'], ['tea']]);
+      await check(["barista's", 'coffee'], 'any', [['barista', 's'], ['coffe']]);
     });
 
     it('lexical search finds stemmed terms, weights the title, and returns nothing for no terms', async () => {

@@ -26,11 +26,24 @@ export interface FieldWeights {
   heading: number;
 }
 
-/** A section found by the lexical leg (BM25 over the section's own text, title and heading). */
+/**
+ * A section found by the lexical leg. What its score means is the same in every backend (checked by
+ * number in the contract suite): BM25 over the live sections, each with three fields (its own
+ * text, its document's title, its heading), as analysed by `src/text/analyzer.ts`. A query term
+ * analysed into one term is a phrase of one; into several (`patient's` → `patient s`), a phrase;
+ * `phrase` mode makes one phrase of all terms. For a section and a phrase, f = Σ over the phrase's
+ * occurrences of its field's weight; n = live sections containing the phrase; N = live sections;
+ * D = the section's terms over all fields; avgdl = the mean D. Then
+ *
+ *   score = Σ over phrases  max(ln((N − n + 0.5)/(n + 0.5)), 1e-6) · f(k1 + 1) / (f + k1(1 − b + b·D/avgdl))
+ *
+ * with k1 = 1.2 and b = 0.75 (src/math/bm25.ts, which is SQLite FTS5's `bm25()` negated). `any`
+ * returns sections holding at least one phrase, `all` those holding every one.
+ */
 export interface LexicalHit {
   sectionId: string;
   docId: string;
-  /** Higher is better (SQLite: −bm25). */
+  /** The BM25 score above; higher is better, always > 0. */
   score: number;
 }
 

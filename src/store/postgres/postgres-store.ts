@@ -42,7 +42,7 @@ import { createPool, type PoolOptions, redactUrl, rows, run, transaction } from 
 import { docFilterSql } from './doc-filter.js';
 import * as transfer from './document-transfer.js';
 import { toChunk, toDocument, toSection } from './document-transfer.js';
-import { removeDocumentVersions, revertBatch, writeDocumentVersion } from './document-versions.js';
+import { removeDocumentVersions, revertBatch, writeDocumentVersions } from './document-versions.js';
 import * as batches from './batches.js';
 import * as jobs from './jobs.js';
 import { lexicalSearch, termStats } from './lexical-search.js';
@@ -255,11 +255,7 @@ export class PostgresStore implements Store {
           `quiver: ${doc.chunks.length} chunks but ${vectors.length} vectors for ${doc.source}`,
         );
     const statuses = await this.written(
-      transaction(this.pool, 'writing documents', async (c) => {
-        const out: WriteStatus[] = [];
-        for (const i of inputs) out.push(await writeDocumentVersion(c, i));
-        return out;
-      }),
+      transaction(this.pool, 'writing documents', (c) => writeDocumentVersions(c, inputs)),
     );
     const fingerprints = new Set(
       inputs.filter((_, i) => statuses[i] !== 'unchanged').map((i) => i.fingerprint),
