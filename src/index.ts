@@ -55,6 +55,7 @@ export type {
   VectorIndexInspection,
   VectorIndexStatus,
 } from './store/maintenance.js';
+export type { BucketRate, BucketTake, SharedState } from './store/shared-state.js';
 export {
   openStore,
   type OpenStoreOptions,
