@@ -247,6 +247,21 @@ describePostgres('several quiver serve processes on one PostgreSQL', () => {
     expect(admitted).toBeLessThanOrEqual(Math.floor(40 + 20 * seconds));
     expect(refused.every((x) => Number(x.headers.get('retry-after')) >= 1)).toBe(true);
   }, 60_000);
+
+  it('a server killed alone with SIGKILL leaves no worker behind: its worker sees it gone and stops', async () => {
+    const s = await startServe();
+    const alive = (pid: number): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive(s.workerPid)).toBe(true);
+    process.kill(s.child.pid!, 'SIGKILL');
+    await until('the orphaned worker to stop', 15, async () => (alive(s.workerPid) ? null : true));
+  }, 60_000);
 });
 
 describePostgres('state servers share through one PostgreSQL (in process)', () => {

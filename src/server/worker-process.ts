@@ -6,8 +6,15 @@ import { fileURLToPath } from 'node:url';
  * vault, so an ingest never runs on the request thread (SQLite WAL gives the server's readers a
  * consistent snapshot meanwhile). A worker that exits unexpectedly is started again after a pause
  * that doubles up to a minute; `stop` sends SIGTERM (the job in hand is put back, due now) and
- * waits for the exit.
+ * waits for the exit. A server killed with SIGKILL cannot send it: the worker then sees its parent
+ * gone within a second and stops the same way ({@link WORKER_PARENT_ENV}).
  */
+
+/**
+ * Set for the worker to the server's pid: `quiver queue work` stops (its job given back) once that
+ * process is gone, so a server killed with SIGKILL leaves no worker behind.
+ */
+export const WORKER_PARENT_ENV = 'QUIVER_WORKER_PARENT';
 
 /** `bin/quiver.js`, from `src/server/` or `dist/server/` alike. */
 const BIN = fileURLToPath(new URL('../../bin/quiver.js', import.meta.url));
@@ -38,7 +45,8 @@ export function startWorkerProcess(options: {
     'work',
     ...(options.configFile === undefined ? [] : ['--config', options.configFile]),
   ];
-  const env = { ...options.env, QUIVER_STORE: options.vault };
+  // Killed with SIGKILL, this process cannot stop its worker: the worker watches for that.
+  const env = { ...options.env, QUIVER_STORE: options.vault, [WORKER_PARENT_ENV]: String(process.pid) };
   const start = (): void => {
     const c = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     child = c;

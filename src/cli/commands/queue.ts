@@ -2,6 +2,7 @@ import { QuiverError } from '../../errors.js';
 import { drain, work, type JobEvent } from '../../jobs/worker.js';
 import { JOB_STATES, jobCounts, listJobs, purgeDeadJobs, retryDeadJob } from '../../jobs/queue.js';
 import type { JobState } from '../../store/store.js';
+import { WORKER_PARENT_ENV } from '../../server/worker-process.js';
 import { jobJson } from '../../wire/jobs.js';
 import { str, type Command, type CommandContext } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -20,6 +21,22 @@ function told(ctx: CommandContext): (e: JobEvent) => void {
             : 'lease lost (another worker took it over)';
     ctx.err(`job ${e.job.id} ${e.job.kind}: ${what}\n`);
   };
+}
+
+/**
+ * `signal`, or aborted once the process `parent` is no longer this one's parent (it died and this
+ * process was adopted): the worker of a `quiver serve` killed with SIGKILL stops, giving its job
+ * back, rather than run on unsupervised. Looked at every second.
+ */
+function untilParentGone(signal: AbortSignal, parent: number): AbortSignal {
+  const gone = new AbortController();
+  const look = setInterval(() => {
+    if (process.ppid !== parent) gone.abort();
+  }, 1000);
+  look.unref();
+  const both = AbortSignal.any([signal, gone.signal]);
+  both.addEventListener('abort', () => clearInterval(look), { once: true });
+  return both;
 }
 
 /** `quiver queue list|drain|work|retry|purge-dead`: the vault's background jobs. */
@@ -116,7 +133,11 @@ export const queueCommand: Command = {
       maxArgs: 0,
       async run(ctx) {
         const vault = await ctx.openVault();
-        await work(vault, { signal: ctx.signal, onJob: told(ctx) });
+        const parent = ctx.io.env[WORKER_PARENT_ENV];
+        await work(vault, {
+          signal: parent === undefined ? ctx.signal : untilParentGone(ctx.signal, Number(parent)),
+          onJob: told(ctx),
+        });
         return EXIT.OK;
       },
     },
