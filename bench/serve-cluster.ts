@@ -14,6 +14,7 @@ import pg from 'pg';
 import type { Config } from '../src/config.js';
 import { Vault } from '../src/index.js';
 import { createToken } from '../src/server/tokens.js';
+import { benchPostgresUrl, freshDatabase } from './postgres-server.js';
 import { dataPath, machine, mdTable, median, percentile, writeSection } from './lib.js';
 
 const CLIENTS = 32;
@@ -27,21 +28,6 @@ const HEADING = '## Several servers on one PostgreSQL';
 interface Server {
   url: URL;
   proc: ChildProcess;
-}
-
-/** A fresh database `name` on the server at `serverUrl`; its URL. */
-async function freshDatabase(serverUrl: string, name: string): Promise<string> {
-  const c = new pg.Client({ connectionString: serverUrl });
-  await c.connect();
-  try {
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await c.end();
-  }
-  const u = new URL(serverUrl);
-  u.pathname = `/${name}`;
-  return u.toString();
 }
 
 /** `quiver <args>` against the store, its stdout; throws on a failure exit. */
@@ -190,7 +176,7 @@ function corpus(): { label: string; path: string; queries: string[] } {
 }
 
 export async function benchServeCluster(): Promise<void> {
-  const serverUrl = process.env.QUIVER_BENCH_POSTGRES_URL ?? process.env.QUIVER_TEST_POSTGRES_URL ?? null;
+  const serverUrl = benchPostgresUrl();
   if (serverUrl === null) {
     writeSection(
       'serve-cluster',

@@ -33,7 +33,10 @@ const TYPES: pg.CustomTypesConfig = {
 /** A connection pool with timeouts for `url`. */
 export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
-    connectionString: url,
+    // No JIT: quiver's statements are short, and PostgreSQL's JIT compiled a 30 ms BM25 query for
+    // 800 ms whenever the planner's row estimate crossed jit_above_cost. A startup option, so it
+    // holds from the connection's first statement.
+    connectionString: withOption(url, 'jit=off'),
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     idleTimeoutMillis: options.idleTimeoutMs ?? 30_000,
@@ -43,13 +46,15 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
   });
   // An idle client's error (the server restarted) must not crash the process; the next query fails.
   pool.on('error', () => undefined);
-  // No JIT: quiver's statements are short, and PostgreSQL's JIT compiled a 30 ms BM25 query for
-  // 800 ms whenever the planner's row estimate crossed jit_above_cost. Queued before any query of
-  // the new connection, so it is in effect for the first one.
-  pool.on('connect', (client) => {
-    client.query('SET jit = off').catch(() => undefined);
-  });
   return pool;
+}
+
+/** `url` with a server setting added to its startup options (`options=-c name=value`), keeping any it had. */
+export function withOption(url: string, setting: string): string {
+  const u = new URL(url);
+  const had = u.searchParams.get('options');
+  u.searchParams.set('options', `${had === null ? '' : `${had} `}-c ${setting}`);
+  return u.toString();
 }
 
 /** The URL with any password replaced by `***`, for messages and `Store.location`. */

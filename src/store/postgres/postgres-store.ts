@@ -38,7 +38,7 @@ import type {
   WriterHolder,
 } from '../store.js';
 import type { SharedState } from '../shared-state.js';
-import { createPool, type PoolOptions, redactUrl, rows, run, transaction } from './connection.js';
+import { createPool, type PoolOptions, redactUrl, rows, run, transaction, withOption } from './connection.js';
 import { docFilterSql } from './doc-filter.js';
 import * as transfer from './document-transfer.js';
 import { toChunk, toDocument, toSection } from './document-transfer.js';
@@ -674,14 +674,6 @@ export class PostgresStore implements Store {
   jobCounts(): Promise<Record<JobState, number>> {
     return jobs.jobCounts(this.pool);
   }
-}
-
-/** `url` with a server option added (`options=-c name=value`), keeping any options it had. */
-function withOption(url: string, setting: string): string {
-  const u = new URL(url);
-  const had = u.searchParams.get('options');
-  u.searchParams.set('options', `${had === null ? '' : `${had} `}-c ${setting}`);
-  return u.toString();
 }
 
 /** A read-only open: the schema must be there and current (nothing can be migrated). */
