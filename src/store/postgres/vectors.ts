@@ -148,7 +148,8 @@ export async function searchVectors(
   const col = indexed === null ? 'v.vector' : `(v.vector::halfvec(${indexed.dims}))`;
   const arg = indexed === null ? '$1::halfvec' : `$1::halfvec(${indexed.dims})`;
   const where = `v.fingerprint = $2 AND c.live ${f.sql ? `AND ${f.sql}` : ''}`;
-  const from = 'vectors v JOIN chunks c ON c.id = v.chunk_id JOIN documents d ON d.rid = c.doc_rid';
+  // Live chunks belong to live documents, so the documents are joined only for a filter.
+  const from = `vectors v JOIN chunks c ON c.id = v.chunk_id${f.sql ? ' JOIN documents d ON d.rid = c.doc_rid' : ''}`;
   // Exact: each distance computed once, NaN (a zero vector) dropped. Indexed: the ORDER BY is the
   // index's expression itself, so the planner walks the HNSW graph; the NaN filter then only
   // looks at the rows the graph yields.
