@@ -7,6 +7,7 @@ import { DEFAULT_PRF_DOCS, DEFAULT_PRF_TERMS, DEFAULT_PRF_WEIGHT } from './retri
 import { DEFAULT_MIN_SIMILARITY } from './retrieve/vector-floor.js';
 import {
   DEFAULT_ANN_THRESHOLD,
+  DEFAULT_POSTGRES_ANN_THRESHOLD,
   DEFAULT_HNSW_EF_CONSTRUCTION,
   DEFAULT_HNSW_EF_SEARCH,
   DEFAULT_HNSW_M,
@@ -349,6 +350,12 @@ export const CONFIG_KEYS = {
     default: DEFAULT_ANN_THRESHOLD,
     env: 'QUIVER_ANN_THRESHOLD',
     help: 'live chunks above which the vector leg uses an HNSW index (exact scan at or below)',
+  },
+  'ann.postgresThreshold': {
+    schema: int({ min: 0 }),
+    default: DEFAULT_POSTGRES_ANN_THRESHOLD,
+    env: 'QUIVER_POSTGRES_ANN_THRESHOLD',
+    help: "on a PostgreSQL store: live chunks above which the vector leg uses a pgvector HNSW index (its exact scan costs more than SQLite's in-memory one)",
   },
   'ann.m': {
     schema: int({ min: 2, max: 100 }),

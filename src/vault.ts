@@ -244,7 +244,7 @@ export class Vault {
           ann: { ...ann, native: c['ann.native'], buildThreads: c['ann.buildThreads'] },
           lexical: { threshold: c['lexical.threshold'] },
         },
-        postgres: { ann, replicaUrl: c['store.replica'] },
+        postgres: { ann: { ...ann, threshold: c['ann.postgresThreshold'] }, replicaUrl: c['store.replica'] },
       }));
     try {
       const embedder = options.embedder ?? (await embedderFor(c, store));

@@ -41,3 +41,11 @@ export const DEFAULT_HNSW_EF_SEARCH = 512;
  * a millisecond, so small vaults keep no index file beside them.
  */
 export const DEFAULT_LEXICAL_INDEX_THRESHOLD = 2_000;
+
+/**
+ * Live chunks above which the PostgreSQL store's vector leg uses pgvector's HNSW index. Lower than
+ * SQLite's {@link DEFAULT_ANN_THRESHOLD}: SQLite's exact scan runs over an in-memory matrix, while
+ * PostgreSQL's reads every vector through the executor (SciFact's 18,760 chunks: 79 ms exact, see
+ * bench/RESULTS.md, "PostgreSQL and SQLite").
+ */
+export const DEFAULT_POSTGRES_ANN_THRESHOLD = 2_000;

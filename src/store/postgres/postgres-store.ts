@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { QuiverError } from '../../errors.js';
 import type { BatchRecord, ChunkHit, ChunkRecord, DocumentRecord, SectionRecord } from '../../types.js';
 import {
-  DEFAULT_ANN_THRESHOLD,
+  DEFAULT_POSTGRES_ANN_THRESHOLD,
   DEFAULT_HNSW_EF_CONSTRUCTION,
   DEFAULT_HNSW_EF_SEARCH,
   DEFAULT_HNSW_M,
@@ -119,7 +119,7 @@ export class PostgresStore implements Store {
           });
     this.shared = postgresSharedState(pool);
     this.ann = {
-      threshold: options.ann?.threshold ?? DEFAULT_ANN_THRESHOLD,
+      threshold: options.ann?.threshold ?? DEFAULT_POSTGRES_ANN_THRESHOLD,
       m: options.ann?.m ?? DEFAULT_HNSW_M,
       efConstruction: options.ann?.efConstruction ?? DEFAULT_HNSW_EF_CONSTRUCTION,
       efSearch: options.ann?.efSearch ?? DEFAULT_HNSW_EF_SEARCH,
