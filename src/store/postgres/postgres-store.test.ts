@@ -2,7 +2,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJobQueueContract } from '../job-queue.contract.js';
 import type { Store } from '../store.js';
-import { runStoreContract } from '../store.contract.js';
+import {
+  FAKE_FINGERPRINT,
+  fakeVector,
+  makeDoc,
+  runStoreContract,
+  writeFakeDocument,
+} from '../store.contract.js';
 import { runStoreTransferContract } from '../store-transfer.contract.js';
 import { runStoreWriterContract } from '../store-writer.contract.js';
 import { createTestDatabase, describePostgres, type TestDatabase } from './_test-database.js';
@@ -44,7 +50,31 @@ describePostgres('PostgresStore', () => {
   }
 
   runStoreContract('postgres', { make: () => make(), reopen });
-  runStoreContract('postgres (HNSW vector index)', { make: () => make({ ann: { threshold: 0 } }), reopen });
+  /**
+   * A store whose vector leg is always HNSW: threshold 0, and the index upkeep a bulk load ends
+   * with (`indexes.prepare`, which `add`, `import` and `reindex` call) run after every write, so
+   * the contract's searches go through the index once there are vectors.
+   */
+  async function makeIndexed(): Promise<Store> {
+    const s = await make({ ann: { threshold: 0 } });
+    const prepare = async (): Promise<void> => {
+      await s.indexes!.prepare({ vector: { fingerprint: FAKE_FINGERPRINT } });
+    };
+    const after =
+      <A extends unknown[], R>(f: (...a: A) => Promise<R>) =>
+      async (...a: A): Promise<R> => {
+        const r = await f.apply(s, a);
+        await prepare();
+        return r;
+      };
+    return Object.assign(s, {
+      writeDocuments: after(s.writeDocuments),
+      putVectors: after(s.putVectors),
+      importDocumentVersions: after(s.importDocumentVersions),
+    });
+  }
+
+  runStoreContract('postgres (HNSW vector index)', { make: makeIndexed, reopen });
   runStoreWriterContract('postgres', { make: () => make() });
   // Vectors are halfvec here: a float32 vector from a vault written before SQLite kept half precision
   // (schema 4) is rounded on import, so that one case is a listed gap.
@@ -52,6 +82,35 @@ describePostgres('PostgresStore', () => {
   runJobQueueContract('postgres', { make: () => make(), reopen });
 
   describe('PostgresStore specifics', () => {
+    it('builds the HNSW index once a bulk load ends above the threshold, not during it', async () => {
+      const s = await make({ ann: { threshold: 2 } });
+      await writeFakeDocument(
+        s,
+        makeDoc('a.md', [
+          { title: 'A', text: 'aaaa aaaa' },
+          { title: 'B', text: 'bbbb bbbb' },
+          { title: 'C', text: 'cccc cccc' },
+        ]),
+      );
+      expect((await s.indexes!.inspect(FAKE_FINGERPRINT)).vector).toMatchObject({
+        mode: 'hnsw',
+        index: 'missing',
+      });
+      const status = await s.indexes!.prepare({ vector: { fingerprint: FAKE_FINGERPRINT } });
+      expect(status.vector).toMatchObject({ mode: 'hnsw', chunks: 3, source: 'built' });
+      expect((await s.indexes!.inspect(FAKE_FINGERPRINT)).vector?.index).toBe('current');
+      expect(
+        (await s.indexes!.prepare({ vector: { fingerprint: FAKE_FINGERPRINT } })).vector?.source,
+      ).toBeNull();
+      const hits = await s.vectorSearch({
+        vector: fakeVector('aaaa'),
+        fingerprint: FAKE_FINGERPRINT,
+        limit: 3,
+      });
+      expect(hits[0]?.sectionId.endsWith('#0')).toBe(true);
+      await s.close();
+    });
+
     it('redacts the password in its location', async () => {
       const s = await make();
       expect(s.location).not.toMatch(/:[^/@:]+@/);
