@@ -45,6 +45,7 @@ const BENCHES: { name: string; optIn?: boolean; run: () => Promise<unknown> }[] 
   },
   { name: 'mcp', optIn: true, run: async () => (await import('./mcp.js')).benchMcp() },
   { name: 'web', optIn: true, run: async () => (await import('./web.js')).benchWeb() },
+  { name: 'postgres', optIn: true, run: async () => (await import('./postgres.js')).benchPostgres() },
 ];
 
 /** Sections in the order they appear in RESULTS.md (some are written by other bench scripts). */
@@ -60,6 +61,7 @@ const ORDER = [
   'ann',
   'vault-size',
   'scale',
+  'postgres',
   'selection',
   'answers',
   'conflicts',
@@ -91,6 +93,7 @@ const HEADINGS: Record<string, string> = {
   ann: '## ANN (HNSW)',
   'vault-size': '## Vault size',
   scale: '## A 1M-chunk vault',
+  postgres: '## PostgreSQL and SQLite',
   selection: '## Selection',
   answers: '## Answers',
   conflicts: '## Conflicting sources',
