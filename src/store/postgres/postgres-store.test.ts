@@ -12,7 +12,9 @@ import {
 import { runStoreTransferContract } from '../store-transfer.contract.js';
 import { runStoreWriterContract } from '../store-writer.contract.js';
 import { createTestDatabase, describePostgres, type TestDatabase } from './_test-database.js';
+import { isQuiverError } from '../../errors.js';
 import { PostgresStore } from './postgres-store.js';
+import { SCHEMA_VERSION } from './schema.js';
 
 /**
  * Every Store contract against a real PostgreSQL server with pgvector: one database for this file,
@@ -109,6 +111,32 @@ describePostgres('PostgresStore', () => {
       });
       expect(hits[0]?.sectionId.endsWith('#0')).toBe(true);
       await s.close();
+    });
+
+    it('a read-only open migrates an older vault once, as SQLite does, and refuses a newer one', async () => {
+      const s = await make();
+      const url = urls.get(s)!;
+      await s.close();
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        // Back to the first schema: the tables of migration 2 gone, the version 1.
+        await admin.query('DROP TABLE rate_buckets');
+        await admin.query('UPDATE quiver_schema SET version = 1');
+        const ro = await PostgresStore.open(url, { readonly: true });
+        expect((await ro.stats()).schemaVersion).toBe(SCHEMA_VERSION);
+        expect((await admin.query('SELECT version FROM quiver_schema')).rows[0]).toEqual({
+          version: SCHEMA_VERSION,
+        });
+        await expect(ro.setMeta('x', 'y')).rejects.toThrow(/read-only/);
+        await ro.close();
+        await admin.query('UPDATE quiver_schema SET version = $1', [SCHEMA_VERSION + 1]);
+        await expect(PostgresStore.open(url, { readonly: true })).rejects.toSatisfy((e: unknown) =>
+          isQuiverError(e, 'SCHEMA'),
+        );
+      } finally {
+        await admin.end();
+      }
     });
 
     it('redacts the password in its location', async () => {

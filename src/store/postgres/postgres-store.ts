@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { QuiverError } from '../../errors.js';
 import type { BatchRecord, ChunkHit, ChunkRecord, DocumentRecord, SectionRecord } from '../../types.js';
 import {
@@ -152,8 +152,24 @@ export class PostgresStore implements Store {
         );
       }
       try {
-        if (readonly) await checkSchema(client, store.location);
-        else await migrate(client);
+        if (!readonly) await migrate(client);
+        else if ((await checkSchema(client, store.location)) < SCHEMA_VERSION) {
+          // An older quiver vault is migrated once, as SQLite's read-only open does, through a
+          // connection of its own: the read-only pool's connections cannot write, by construction.
+          const writer = new pg.Client({ connectionString: url });
+          try {
+            await writer.connect();
+            await migrate(writer);
+          } catch (e) {
+            throw new QuiverError(
+              'SCHEMA',
+              `quiver: the vault at ${store.location} has an older schema and could not be migrated (${(e as Error).message}); open it once with a user that may create tables`,
+              { cause: e },
+            );
+          } finally {
+            await writer.end().catch(() => undefined);
+          }
+        }
       } finally {
         client.release();
       }
@@ -718,8 +734,8 @@ export class PostgresStore implements Store {
   }
 }
 
-/** A read-only open: the schema must be there and current (nothing can be migrated). */
-async function checkSchema(client: pg.PoolClient, location: string): Promise<void> {
+/** A read-only open: the schema version there (NOT_FOUND when none; SCHEMA when newer than this quiver). */
+async function checkSchema(client: pg.PoolClient, location: string): Promise<number> {
   let version: number | null;
   try {
     const r = await client.query<{ version: number }>('SELECT version FROM quiver_schema');
@@ -732,9 +748,10 @@ async function checkSchema(client: pg.PoolClient, location: string): Promise<voi
       'NOT_FOUND',
       `quiver: no vault at ${location} (open it once writable to create one)`,
     );
-  if (version !== SCHEMA_VERSION)
+  if (version > SCHEMA_VERSION)
     throw new QuiverError(
       'SCHEMA',
-      `quiver: the vault at ${location} has schema version ${version}; this quiver needs ${SCHEMA_VERSION} (open it once writable to migrate)`,
+      `quiver: the vault at ${location} has schema version ${version}, newer than this quiver knows (${SCHEMA_VERSION}); upgrade quiver`,
     );
+  return version;
 }
