@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { QuiverError } from '../../errors.js';
-import type { ChunkRecord, DocKind, DocumentRecord, SectionRecord } from '../../types.js';
 import type { DocumentVersion, ScannedDocumentVersion } from '../store.js';
+import { toChunk, toDocument, toSection } from '../records.js';
 import { headingOf } from '../section-fields.js';
 import { type PgRow, type Queryable, rows } from './connection.js';
 import { indexSections } from './postings.js';
@@ -13,49 +13,6 @@ import { parseVector, putVectorRows } from './vectors.js';
  * page by `documents.rid` (write order), in three statements per page; an import runs in the
  * caller's transaction, so a failed call writes nothing.
  */
-
-export function toDocument(r: PgRow): DocumentRecord {
-  return {
-    id: r.id as string,
-    source: r.source as string,
-    title: r.title as string,
-    kind: r.kind as DocKind,
-    meta: JSON.parse(r.meta as string) as Record<string, unknown>,
-    contentHash: r.content_hash as string,
-    pages: (r.pages as number | null) ?? null,
-    addedAt: r.added_at as string,
-    updatedAt: r.updated_at as string,
-    batchId: r.batch_id as string,
-    lang: (r.lang as string | null) ?? null,
-  };
-}
-
-export function toSection(r: PgRow): SectionRecord {
-  return {
-    id: r.id as string,
-    docId: r.doc_id as string,
-    parentId: (r.parent_id as string | null) ?? null,
-    seq: r.seq as number,
-    level: r.level as number,
-    title: r.title as string,
-    breadcrumb: r.breadcrumb as string,
-    pageStart: (r.page_start as number | null) ?? null,
-    pageEnd: (r.page_end as number | null) ?? null,
-    text: r.text as string,
-    lang: (r.lang as string | null) ?? null,
-  };
-}
-
-export function toChunk(r: PgRow): ChunkRecord {
-  return {
-    id: r.id as number,
-    docId: r.doc_id as string,
-    sectionId: r.section_id as string,
-    ord: r.ord as number,
-    text: r.text as string,
-    page: (r.page as number | null) ?? null,
-  };
-}
 
 /** Document versions (live and superseded) with `rid > after`, in rid order, with all they hold. */
 export async function scanDocumentVersions(

@@ -48,7 +48,7 @@ import type { SharedState } from '../shared-state.js';
 import { createPool, type PoolOptions, redactUrl, rows, run, transaction, withOption } from './connection.js';
 import { docFilterSql } from './doc-filter.js';
 import * as transfer from './document-transfer.js';
-import { toChunk, toDocument, toSection } from './document-transfer.js';
+import { toChunk, toDocument, toSection } from '../records.js';
 import { removeDocumentVersions, revertBatch, writeDocumentVersions } from './document-versions.js';
 import * as batches from './batches.js';
 import * as jobs from './jobs.js';

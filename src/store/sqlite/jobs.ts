@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EnqueueJobInput, JobRecord, JobState, ListJobsOptions, WriterClaim } from '../store.js';
 import type { StatementCache } from './connection.js';
-import type { Row } from './rows.js';
+import { type Row, toJob } from '../records.js';
 
 /**
  * The `jobs` table (schema migration 6): the queue's records. Every state change that must not
@@ -9,38 +9,6 @@ import type { Row } from './rows.js';
  * the same job; the others are single guarded UPDATEs (`WHERE` the caller still holds the lease).
  * Backoff and what counts as permanent are policy, in src/jobs/.
  */
-
-const JSON_OR_NULL = (v: unknown): Record<string, unknown> | null =>
-  typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>) : null;
-
-function toJob(r: Row): JobRecord {
-  const pid = r.worker_pid as number | null;
-  return {
-    id: r.id as string,
-    kind: r.kind as string,
-    payload: JSON.parse(r.payload as string) as Record<string, unknown>,
-    key: (r.job_key as string | null) ?? null,
-    state: r.state as JobState,
-    attempts: r.attempts as number,
-    maxAttempts: r.max_attempts as number,
-    createdAt: r.created_at as number,
-    runAt: r.run_at as number,
-    leaseUntil: (r.lease_until as number | null) ?? null,
-    worker:
-      pid === null
-        ? null
-        : {
-            pid,
-            host: r.worker_host as string,
-            procStart: (r.worker_start as string | null) ?? null,
-            command: (r.worker_command as string | null) ?? '',
-          },
-    progress: JSON_OR_NULL(r.progress),
-    result: JSON_OR_NULL(r.result),
-    lastError: (r.last_error as string | null) ?? null,
-    finishedAt: (r.finished_at as number | null) ?? null,
-  };
-}
 
 /** `WHERE` fragment: the job is leased by exactly this worker (pid, host and process start). */
 const HELD = `id = ? AND state = 'leased' AND worker_pid = ? AND worker_host = ? AND worker_start IS ?`;

@@ -1,6 +1,6 @@
 import type { WriterClaim, WriterHolder } from '../store.js';
 import type { StatementCache } from './connection.js';
-import { now, type Row } from './rows.js';
+import { now, type Row, toHolder } from '../records.js';
 
 /**
  * The `writer` table's one row: which process may write batches, reindex or undo now. Claiming is
@@ -8,18 +8,6 @@ import { now, type Row } from './rows.js';
  * gone), so two processes can never both hold it. Whether a holder is alive is the caller's
  * judgement (`isAlive`), made from the recorded pid, host and process start (src/store/writer.ts).
  */
-
-function toHolder(r: Row): WriterHolder {
-  return {
-    pid: r.pid as number,
-    host: r.host as string,
-    procStart: (r.proc_start as string | null) ?? null,
-    command: r.command as string,
-    batchId: (r.batch_id as string | null) ?? null,
-    startedAt: r.started_at as string,
-    heartbeatAt: r.heartbeat_at as string,
-  };
-}
 
 const same = (a: WriterClaim, b: WriterClaim): boolean =>
   a.pid === b.pid && a.host === b.host && a.procStart === b.procStart;
