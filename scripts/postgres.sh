@@ -213,29 +213,11 @@ cmd_start() {
         die "initdb failed (is $dir reachable by the server's user?)"
       }
   fi
-  local port=$FIRST_PORT last=$((FIRST_PORT + PORT_TRIES - 1)) started=0
-  while [ "$port" -le "$last" ]; do
-    if port_is_free "$port"; then
-      rm -f "$dir/log" # the server's user must create it; and a stale bind error must not linger
-      # -k: the Unix socket goes in the cluster dir (its path must stay under the kernel's 107
-      # bytes, so a very deep dir fails here with "path is too long" in the log);
-      # listen_addresses: loopback only.
-      if (cd "$dir" && as_server_user "$PG_BIN/pg_ctl" -D "$data" -l "$dir/log" -w -t 60 \
-        -o "-p $port -k '$dir' -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
-        start >/dev/null 2>&1); then
-        started=1
-        break
-      fi
-      # Retry on the next port only when this one was taken meanwhile; other failures are final.
-      grep -q 'could not bind\|Address already in use' "$dir/log" 2>/dev/null \
-        || {
-          tail -n 20 "$dir/log" >&2 2>/dev/null || true
-          die "the server did not start (log: $dir/log)"
-        }
-    fi
-    port=$((port + 1))
-  done
-  [ "$started" = 1 ] || die "no free port in $FIRST_PORT..$last"
+  # -k: the Unix socket goes in the cluster dir (its path must stay under the kernel's 107 bytes,
+  # so a very deep dir fails here with "path is too long" in the log).
+  local port
+  port=$(start_on_free_port "$dir" "$data" "$FIRST_PORT" "the server" \
+    "-k '$dir' -c fsync=off -c synchronous_commit=off -c full_page_writes=off") || exit 1
   local url="postgres://postgres@127.0.0.1:$port/postgres"
   for db in template1 postgres; do
     "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$dir" -p "$port" -U postgres -d "$db" \
@@ -269,6 +251,31 @@ cmd_stop() {
   say "stopped and removed $dir"
 }
 
+# start_on_free_port <dir> <data> <first-port> <what> <server options>: start the cluster in <data>
+# on 127.0.0.1 at the first free port from <first-port> up to FIRST_PORT + PORT_TRIES - 1, with its
+# log in <dir>/log; prints the port. pg_ctl -w returns once the server accepts connections. A port
+# taken between the check and the bind is skipped; any other failure is final.
+start_on_free_port() {
+  local dir=$1 data=$2 port=$3 what=$4 options=$5 last=$((FIRST_PORT + PORT_TRIES - 1))
+  while [ "$port" -le "$last" ]; do
+    if port_is_free "$port"; then
+      rm -f "$dir/log" # the server's user must create it; and a stale bind error must not linger
+      if (cd "$dir" && as_server_user "$PG_BIN/pg_ctl" -D "$data" -l "$dir/log" -w -t 60 \
+        -o "-p $port -c listen_addresses=127.0.0.1 $options" start >/dev/null 2>&1); then
+        echo "$port"
+        return
+      fi
+      grep -q 'could not bind\|Address already in use' "$dir/log" 2>/dev/null \
+        || {
+          tail -n 20 "$dir/log" >&2 2>/dev/null || true
+          die "$what did not start (log: $dir/log)"
+        }
+    fi
+    port=$((port + 1))
+  done
+  die "no free port for $what up to $last"
+}
+
 # replica: a hot standby of the running cluster in <primary-dir> (made by `start`): pg_basebackup
 # -R (streaming replication, primary_conninfo pointing at the primary's socket) into [dir]/data,
 # started on the next free port. A cluster from `start` can be a primary as it is: PostgreSQL 15
@@ -295,26 +302,9 @@ cmd_replica() {
       tail -n 20 "$dir/basebackup.log" >&2
       die "pg_basebackup failed"
     }
-  local port=$((primary_port + 1)) last=$((FIRST_PORT + PORT_TRIES - 1)) started=0
-  while [ "$port" -le "$last" ]; do
-    if port_is_free "$port"; then
-      rm -f "$dir/log"
-      # -w: returns once the standby accepts connections (it has reached a consistent state).
-      if (cd "$dir" && as_server_user "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/log" -w -t 60 \
-        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c hot_standby=on" \
-        start >/dev/null 2>&1); then
-        started=1
-        break
-      fi
-      grep -q 'could not bind\|Address already in use' "$dir/log" 2>/dev/null \
-        || {
-          tail -n 20 "$dir/log" >&2 2>/dev/null || true
-          die "the standby did not start (log: $dir/log)"
-        }
-    fi
-    port=$((port + 1))
-  done
-  [ "$started" = 1 ] || die "no free port for the standby up to $last"
+  local port
+  port=$(start_on_free_port "$dir" "$dir/data" $((primary_port + 1)) "the standby" \
+    "-k $dir -c fsync=off -c hot_standby=on") || exit 1
   local url="postgres://postgres@127.0.0.1:$port/postgres"
   echo "$url" >"$dir/url"
   printf 'url=%s\nport=%s\ndata=%s\nprimary=%s\n' "$url" "$port" "$dir/data" "$primary" >"$dir/state"
