@@ -91,6 +91,9 @@ describe('WordFeatureCache.tokenize', () => {
       'abc',
       'x',
     ]); // "3'd" is one word with a clitic, as in words()
+    // A clitic running into a CJK run: the run is segmented into words of its own (fast-check found it).
+    expect(tokens(cache, "don't中文字")).toEqual(['don', '中', '文字']);
+    expect(tokens(cache, "don'中文")).toEqual(referenceWords("don'中文"));
     expect(cache.tokenize('')).toBe(0);
     expect(cache.tokenize(' ?! — … ')).toBe(0);
   });

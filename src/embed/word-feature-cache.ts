@@ -245,10 +245,16 @@ export class WordFeatureCache {
       const id = this.lookup(text, start, i, h, true);
       if (n === this.ids.length) this.ids = grownInt32(this.ids, n * 2);
       this.ids[n++] = id;
-      // A clitic: apostrophe then letters; consumed, not part of the word.
+      // A clitic: apostrophe then letters; consumed, not part of the word. A non-ASCII unit in it
+      // (`don't中文字`, where segmentation splits the CJK run off) sends the text to the folded path.
       if (c === APOSTROPHE && i + 1 < len && BMP_CLASS[text.charCodeAt(i + 1)] === LETTER) {
-        i += 2;
-        while (i < len && BMP_CLASS[text.charCodeAt(i)] === LETTER) i++;
+        i++;
+        while (i < len) {
+          const d = text.charCodeAt(i);
+          if (d >= 0x80) return -1;
+          if (BMP_CLASS[d] !== LETTER) break;
+          i++;
+        }
       }
     }
     return n;
